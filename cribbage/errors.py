@@ -1,0 +1,25 @@
+"""The errors the rules engine raises. All are :class:`CribbageError`, a ``ValueError``.
+
+>>> raise CardError("not a card: 'ZZ'")
+Traceback (most recent call last):
+...
+cribbage.errors.CardError: not a card: 'ZZ'
+"""
+
+from __future__ import annotations
+
+
+class CribbageError(ValueError):
+    """Anything the rules refuse or cannot read. The message is meant for a player."""
+
+
+class CardError(CribbageError):
+    """A token that is not a card, or a card given twice where each card must be unique."""
+
+
+class RuleError(CribbageError):
+    """An action the rules forbid. ``rule`` names the rule broken (for example ``"turn"``)."""
+
+    def __init__(self, message: str, rule: str = "rules") -> None:
+        super().__init__(message)
+        self.rule = rule

@@ -1,0 +1,1 @@
+"""firmware part of Cribbage Companion (see README)."""

@@ -1,0 +1,1 @@
+"""vision part of Cribbage Companion (see README)."""

@@ -1,0 +1,1 @@
+"""web part of Cribbage Companion (see README)."""

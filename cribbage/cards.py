@@ -33,14 +33,35 @@ SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 RANK_NAMES = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 
 _TOKEN = re.compile(r"^\s*(10|[2-9]|[atjqk])\s*([shdc♠♥♦♣♤♡♢♧])\s*$", re.IGNORECASE)
 _SUIT_OF = {
-    "s": 0, "h": 1, "d": 2, "c": 3,
-    "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3,
+    "s": 0,
+    "h": 1,
+    "d": 2,
+    "c": 3,
+    "♠": 0,
+    "♥": 1,
+    "♦": 2,
+    "♣": 3,
+    "♤": 0,
+    "♡": 1,
+    "♢": 2,
+    "♧": 3,
 }
 
 
@@ -147,9 +168,7 @@ def parse_card(token: str) -> Card:
         raise CardError(f"not a card: {token!r}")
     match = _TOKEN.match(token)
     if match is None:
-        raise CardError(
-            f"not a card: {token!r} (write rank then suit, like 5H, TD or 10♦)"
-        )
+        raise CardError(f"not a card: {token!r} (write rank then suit, like 5H, TD or 10♦)")
     rank_text, suit_text = match.groups()
     rank = 10 if rank_text == "10" else RANKS.index(rank_text.upper()) + 1
     return _PACK[(rank - 1) * 4 + _SUIT_OF[suit_text.lower()]]

@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgParser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name == "base":
+        if info.name == "base" or info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         register = getattr(module, "register", None)

@@ -1,0 +1,86 @@
+"""``crib score``: count a hand or crib in the show, itemised, with the spoken count.
+
+$ crib score 5C 5D 5H JS --starter 5S
+29  fifteen two, fifteen four, ... and his nobs is twenty-nine
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion.cli.base import UsageError, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "score",
+        help="count a hand or the crib with its starter",
+        description="Count a show hand (4 cards, or 3 in the five-card game) or the crib "
+        "with the starter: every fifteen, pair, run, flush and nobs, and the count as "
+        "players say it. Cards are rank then suit: 5H, TD or 10d, J♠.",
+        epilog="examples: crib score 5C 5D 5H JS --starter 5S --json | "
+        "printf '5C 5D 5H JS 5S\\n' | crib score --stdin --json",
+    )
+    p.add_argument("cards", nargs="*", metavar="CARD", help="the hand (or crib) cards")
+    p.add_argument("--starter", "-s", metavar="CARD", help="the starter card")
+    p.add_argument("--crib", action="store_true", help="count as the crib (flush only with the starter)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--stdin",
+        action="store_true",
+        help="read lines of cards (hand first, starter last) and print one result per line",
+    )
+    p.set_defaults(handler=run)
+
+
+def _score_line(tokens: list[str], crib: bool) -> dict:
+    from cribbage.cards import parse_cards
+    from cribbage.show import score_hand
+
+    if len(tokens) not in (4, 5):
+        raise UsageError(f"a line needs the hand and the starter (4 or 5 cards), got {len(tokens)}")
+    cards = parse_cards(tokens)
+    return score_hand(cards[:-1], cards[-1], crib=crib).to_json()
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribbage.cards import parse_card, parse_cards
+    from cribbage.errors import CribbageError
+    from cribbage.show import score_hand
+
+    if args.stdin:
+        if args.cards or args.starter:
+            raise UsageError("give cards either as arguments or on stdin, not both")
+        status = 0
+        for line in sys.stdin:
+            tokens = line.replace(",", " ").split()
+            if not tokens:
+                continue
+            try:
+                result = _score_line(tokens, args.crib)
+            except (CribbageError, UsageError) as exc:
+                result, status = {"error": str(exc)}, 0
+            if args.json:
+                print_json(result)
+            else:
+                total = result.get("total", "error")
+                print(f"{' '.join(tokens)}: {total}  {result.get('spoken', result.get('error'))}")
+        return status
+
+    if args.starter is None:
+        if len(args.cards) == 5:
+            raise UsageError("name the starter with --starter (five cards given)")
+        raise UsageError("the starter is missing: add --starter CARD")
+    hand = parse_cards(args.cards, unique=False)
+    starter = parse_card(args.starter)
+    score = score_hand(hand, starter, crib=args.crib)
+    if args.json:
+        print_json(score.to_json())
+        return 0
+    what = "crib" if args.crib else "hand"
+    print(f"{score.total}  {score.spoken}")
+    print(f"{what}: {' '.join(c.name for c in hand)}   starter: {starter.name}")
+    for item in score.items:
+        print(f"  {item.points:>2}  {item.kind:<8} {' '.join(c.name for c in item.cards)}")
+    return 0

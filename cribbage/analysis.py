@@ -18,7 +18,7 @@ from cribbage.batch import score_batch
 from cribbage.cards import PACK, Card, require_distinct
 from cribbage.errors import CardError
 
-__all__ = ["all_four_card_hands", "discard_values", "score_distribution"]
+__all__ = ["all_four_card_hands", "discard_values", "hands_with_starters", "score_distribution"]
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while a long job runs."""
@@ -29,7 +29,7 @@ def all_four_card_hands() -> npt.NDArray[np.uint8]:
     return np.array(list(combinations(range(52), 4)), dtype=np.uint8)
 
 
-def _starters_for(hands: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+def hands_with_starters(hands: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Each hand repeated once per card not in it, with that card as the starter."""
     n = hands.shape[0]
     free = np.ones((n, 52), dtype=bool)
@@ -52,7 +52,7 @@ def score_distribution(
     total = 0
     splits = np.array_split(np.arange(hands.shape[0]), chunks)
     for done, rows in enumerate(splits, 1):
-        h, s = _starters_for(hands[rows])
+        h, s = hands_with_starters(hands[rows])
         for table in tables:
             counts[table] += np.bincount(score_batch(h, s, crib=table == "crib"), minlength=30)
         total += s.shape[0]

@@ -1,0 +1,234 @@
+"""``crib game``: follow a game in a SQLite log from the command line.
+
+``crib game new --db PATH [--variant ...] [--target 121|61] [--players Ann,Bob] [--muggins]
+[--counting auto|claim]`` starts a game; ``crib game event --db PATH 'JSON'`` (or JSON objects
+one per line on stdin with ``--stdin``) applies events; ``crib game state --db PATH --json``
+prints the state. ``crib game log`` lists the events and ``crib game list`` the games. Every
+command acts on the latest game of the database unless ``--game ID`` is given. A refused
+event prints one line naming the rule and exits 2; the database is left as it was.
+
+>>> import tempfile, os
+>>> db = os.path.join(tempfile.mkdtemp(), "g.db")
+>>> from companion.cli import main
+>>> main(["game", "new", "--db", db, "--players", "Ann,Bob"])  # doctest: +ELLIPSIS
+{"game": 1, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from companion.cli.base import ArgParser, UsageError, print_json
+
+VARIANT_CHOICES = ("six-card", "five-card", "three-player", "four-player")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``crib game`` and its subcommands."""
+    p = sub.add_parser(
+        "game",
+        help="follow a game: new, event, state, log, list (SQLite event log)",
+        description="Follow a whole game of cribbage from table events kept in a SQLite log. "
+        "See docs/game.md for every event and the state JSON.",
+    )
+    g = p.add_subparsers(dest="game_command", metavar="ACTION", parser_class=ArgParser)
+    g.required = True
+
+    def common(q: argparse.ArgumentParser, game: bool = True) -> None:
+        q.add_argument("--db", required=True, help="the SQLite game log (created if missing)")
+        if game:
+            q.add_argument("--game", type=int, help="game id (default: the latest game)")
+
+    new = g.add_parser("new", help="start a game", description="Start a game and print it.")
+    common(new, game=False)
+    new.add_argument("--variant", choices=VARIANT_CHOICES, default="six-card")
+    new.add_argument("--target", type=int, choices=(121, 61), help="121 or 61 (five-card: 61)")
+    new.add_argument("--players", help="names in seat order, comma separated: Ann,Bob")
+    new.add_argument("--muggins", action="store_true", help="an opponent may peg missed points")
+    new.add_argument("--counting", choices=("auto", "claim"), default="auto",
+                     help="auto: the companion pegs what it counts; claim: players claim")
+    last = new.add_mutually_exclusive_group()
+    last.add_argument("--three-for-last", dest="three_for_last", action="store_true",
+                      default=None, help="the first pone pegs 3 at the start")
+    last.add_argument("--no-three-for-last", dest="three_for_last", action="store_false")
+    new.add_argument("--overclaim", choices=("refuse", "peg"), default="refuse",
+                     help="an over-claim is refused (default) or, with muggins off, pegged")
+    new.set_defaults(handler=run_new)
+
+    event = g.add_parser("event", help="apply table events",
+                         description="Apply one event (JSON) or, with --stdin, one per line.")
+    common(event)
+    event.add_argument("json", nargs="?", help='the event, e.g. \'{"type": "go", "seat": "A"}\'')
+    event.add_argument("--stdin", action="store_true",
+                       help="read events from stdin, one JSON object a line (all or none)")
+    event.add_argument("--source", default="cli", help="who sent it (cli, camera, page, ...)")
+    event.set_defaults(handler=run_event)
+
+    state = g.add_parser("state", help="print the state", description="Print the game state.")
+    common(state)
+    state.add_argument("--json", action="store_true", help="the full state as one JSON line")
+    state.set_defaults(handler=run_state)
+
+    log = g.add_parser("log", help="list the events of a game",
+                       description="Every stored event, with what superseded it and its points.")
+    common(log)
+    log.add_argument("--json", action="store_true")
+    log.set_defaults(handler=run_log)
+
+    games = g.add_parser("list", help="list the games", description="Every game in the log.")
+    common(games, game=False)
+    games.add_argument("--json", action="store_true")
+    games.set_defaults(handler=run_list)
+
+
+def _store(args: argparse.Namespace) -> Any:
+    from cribbage.gamelog import GameStore
+
+    return GameStore(args.db)
+
+
+def _game_id(store: Any, args: argparse.Namespace) -> int:
+    if getattr(args, "game", None) is not None:
+        return int(args.game)
+    latest = store.latest_game()
+    if latest is None:
+        raise UsageError(f"no game in {args.db}: start one with crib game new --db {args.db}")
+    return int(latest)
+
+
+def _refusal(exc: Exception) -> UsageError:
+    from cribbage.errors import RuleError
+
+    if isinstance(exc, RuleError):
+        return UsageError(f"refused (rule: {exc.rule}): {exc}")
+    return UsageError(f"refused: {exc}")
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """``crib game new``."""
+    from cribbage.errors import CribbageError
+
+    settings: dict[str, Any] = {
+        "variant": args.variant,
+        "muggins": args.muggins,
+        "counting": args.counting,
+        "overclaim": args.overclaim,
+    }
+    if args.target:
+        settings["target"] = args.target
+    if args.players:
+        settings["players"] = args.players
+    if args.three_for_last is not None:
+        settings["three_for_last"] = args.three_for_last
+    with _store(args) as store:
+        try:
+            game_id = store.new_game(settings)
+        except CribbageError as exc:
+            raise _refusal(exc) from None
+        print_json(store.state(game_id))
+    return 0
+
+
+def _parse_event(text: str, where: str) -> dict[str, Any]:
+    try:
+        event = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{where} is not JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(event, dict):
+        raise UsageError(f"{where} is not a JSON object")
+    return event
+
+
+def run_event(args: argparse.Namespace) -> int:
+    """``crib game event``."""
+    from cribbage.errors import CribbageError
+
+    if args.stdin:
+        if args.json:
+            raise UsageError("give the event as an argument or with --stdin, not both")
+        events = [
+            _parse_event(line, f"line {k}")
+            for k, line in enumerate(sys.stdin.read().splitlines(), 1)
+            if line.strip()
+        ]
+        if not events:
+            raise UsageError("no events on stdin")
+    else:
+        if not args.json:
+            raise UsageError("give the event as JSON, e.g. '{\"type\": \"go\", \"seat\": \"A\"}'")
+        events = [_parse_event(args.json, "the event")]
+    with _store(args) as store:
+        game_id = _game_id(store, args)
+        try:
+            state = store.apply_many(game_id, events, source=args.source)
+        except CribbageError as exc:
+            raise _refusal(exc) from None
+        print_json(state)
+    return 0
+
+
+def _describe(state: dict[str, Any]) -> str:
+    names = {s["id"]: s["name"] for s in state["sides"]}
+    scores = ", ".join(f"{names[k]} {v}" for k, v in state["scores"].items())
+    lines = [f"game {state['game']} ({state['variant']}, to {state['target']}): {scores}"]
+    if state["winner"]:
+        skunk = f" ({state['skunk']})" if state["skunk"] else ""
+        lines.append(f"{state['winner_name']} won{skunk}")
+    else:
+        lines.append(
+            f"deal {state['deal']}, dealer {state['dealer']}, phase {state['phase']}, "
+            f"next {state['next']}, count {state['count']}, starter {state['starter']}"
+        )
+    if state["last"]:
+        items = "; ".join(f"{i['seat']} {i['kind']} {i['points']}" for i in state["last"])
+        lines.append(f"last: {items}")
+    for m in state["muggins"]:
+        lines.append(f"muggins open: {m['seat']} missed {m['points']} ({', '.join(m['callers'])} "
+                     "may call)")
+    return "\n".join(lines)
+
+
+def run_state(args: argparse.Namespace) -> int:
+    """``crib game state``."""
+    with _store(args) as store:
+        state = store.state(_game_id(store, args))
+    if args.json:
+        print_json(state)
+    else:
+        print(_describe(state))
+    return 0
+
+
+def run_log(args: argparse.Namespace) -> int:
+    """``crib game log``."""
+    with _store(args) as store:
+        events = store.events(_game_id(store, args))
+    if args.json:
+        print_json(events)
+        return 0
+    for e in events:
+        mark = f"  (superseded by {e['superseded_by']})" if e["superseded_by"] else ""
+        pts = ", ".join(f"{p['seat']} {p['kind']} {p['pegged']}" for p in e["points"])
+        print(f"{e['id']:4d} {e['at']} {e['source']:8s} {json.dumps(e['event'])}"
+              f"{'  -> ' + pts if pts else ''}{mark}")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """``crib game list``."""
+    with _store(args) as store:
+        games = store.games()
+    if args.json:
+        print_json(games)
+        return 0
+    for g in games:
+        scores = " ".join(f"{k}:{v}" for k, v in g["scores"].items())
+        won = f"won by {g['winner_name']}" + (f" ({g['skunk']})" if g["skunk"] else "") \
+            if g["winner"] else g["phase"]
+        print(f"{g['id']:4d} {g['created']} {g['variant']} {', '.join(g['players'])}: "
+              f"{scores} {won}")
+    return 0

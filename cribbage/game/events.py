@@ -1,0 +1,158 @@
+"""The events a table sends to the game, checked and written in one canonical form.
+
+Every event is a JSON object with a ``type``. :func:`normalize` checks its fields and returns
+the form the log stores: seats as capital letters, cards as canonical names, numbers as ints.
+Unknown keys are dropped.
+
+>>> normalize({"type": "play", "seat": "b", "card": "10h"}, seats=2)
+{'type': 'play', 'seat': 'B', 'card': 'TH'}
+>>> normalize({"type": "show", "seat": "A", "cards": "5C 5D JS 6H", "claim": 12}, seats=2)
+{'type': 'show', 'seat': 'A', 'cards': ['5C', '5D', 'JS', '6H'], 'claim': 12}
+>>> normalize({"type": "peg"}, seats=2)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+cribbage.errors.RuleError: no event of type 'peg' (known: dealer, cut, hand, ...)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cribbage.cards import parse_card, parse_cards
+from cribbage.errors import RuleError
+
+__all__ = ["META_TYPES", "TABLE_TYPES", "normalize"]
+
+TABLE_TYPES = (
+    "dealer", "cut", "hand", "discard", "crib-card", "starter", "play", "go",
+    "show", "crib", "muggins", "adjust", "misdeal",
+)
+"""Events that happen at the table and change the game."""
+META_TYPES = ("correct", "undo")
+"""Events about other events: they supersede earlier ones, and the game is folded again."""
+
+
+def _seat(event: dict[str, Any], seats: int, key: str = "seat") -> str:
+    value = event.get(key)
+    if not isinstance(value, str) or len(value) != 1 or not value.isalpha():
+        raise RuleError(
+            f"{event['type']} needs a {key} (a letter from A), not {value!r}", rule="seat"
+        )
+    letter = value.upper()
+    if not "A" <= letter < chr(65 + seats):
+        raise RuleError(
+            f"no seat {letter} at a table of {seats} (seats A to {chr(64 + seats)})", rule="seat"
+        )
+    return letter
+
+
+def _int(event: dict[str, Any], key: str, *, minimum: int, required: bool) -> int | None:
+    value = event.get(key)
+    if value is None:
+        if required:
+            raise RuleError(f"{event['type']} needs {key} (a number)", rule="event")
+        return None
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise RuleError(
+            f"{event['type']}: {key} is a whole number from {minimum}, not {value!r}",
+            rule="event",
+        )
+    return value
+
+
+def _cards(event: dict[str, Any], key: str = "cards", *, required: bool = True) -> list[str] | None:
+    value = event.get(key)
+    if value is None:
+        if required:
+            raise RuleError(f"{event['type']} needs {key}", rule="event")
+        return None
+    if not isinstance(value, str | list | tuple):
+        raise RuleError(f"{event['type']}: {key} is a list of cards", rule="event")
+    return [c.name for c in parse_cards(value)]
+
+
+def _card(event: dict[str, Any], key: str = "card") -> str:
+    value = event.get(key)
+    if value is None:
+        raise RuleError(f"{event['type']} needs a {key}", rule="event")
+    return parse_card(value).name
+
+
+def normalize(event: Any, seats: int) -> dict[str, Any]:
+    """Check ``event`` for a table of ``seats`` and return its canonical form.
+
+    Raises :class:`~cribbage.errors.RuleError` (rule ``event`` or ``seat``) or
+    :class:`~cribbage.errors.CardError` for a malformed event. Whether the event is legal now
+    is the game's business, not this function's.
+    """
+    if not isinstance(event, dict):
+        raise RuleError("an event is a JSON object with a type", rule="event")
+    kind = event.get("type")
+    if kind not in TABLE_TYPES and kind not in META_TYPES:
+        raise RuleError(
+            f"no event of type {kind!r} (known: {', '.join(TABLE_TYPES + META_TYPES)})",
+            rule="event",
+        )
+    out: dict[str, Any] = {"type": kind}
+    if kind == "dealer":
+        out["seat"] = _seat(event, seats)
+    elif kind == "cut":
+        cards = event.get("cards")
+        if not isinstance(cards, dict):
+            raise RuleError('cut needs cards: {"A": "4H", "B": "9C", ...}', rule="event")
+        letters = {_seat({"type": "cut", "seat": k}, seats): v for k, v in cards.items()}
+        missing = [chr(65 + i) for i in range(seats) if chr(65 + i) not in letters]
+        if missing:
+            raise RuleError(f"cut needs a card for every seat; missing {missing}", rule="event")
+        names = parse_cards([letters[chr(65 + i)] for i in range(seats)])
+        out["cards"] = {chr(65 + i): names[i].name for i in range(seats)}
+    elif kind in ("hand", "discard"):
+        out["seat"] = _seat(event, seats)
+        out["cards"] = _cards(event)
+    elif kind in ("crib-card", "starter"):
+        out["card"] = _card(event)
+    elif kind == "play":
+        out["seat"] = _seat(event, seats)
+        out["card"] = _card(event)
+        claim = _int(event, "claim", minimum=0, required=False)
+        if claim is not None:
+            out["claim"] = claim
+    elif kind == "go":
+        out["seat"] = _seat(event, seats)
+    elif kind in ("show", "crib"):
+        if kind == "show":
+            out["seat"] = _seat(event, seats)
+        cards = _cards(event, required=False)
+        if cards is not None:
+            out["cards"] = cards
+        claim = _int(event, "claim", minimum=0, required=False)
+        if claim is not None:
+            out["claim"] = claim
+    elif kind == "muggins":
+        out["seat"] = _seat(event, seats)
+        target = _int(event, "event", minimum=1, required=False)
+        if target is not None:
+            out["event"] = target
+    elif kind == "adjust":
+        out["seat"] = _seat(event, seats)
+        out["points"] = _int(event, "points", minimum=1, required=True)
+        reason = event.get("reason", "")
+        if not isinstance(reason, str):
+            raise RuleError("adjust: reason is text", rule="event")
+        out["reason"] = reason.strip()[:200]
+    elif kind == "misdeal":
+        penalty = _int(event, "penalty", minimum=0, required=False)
+        out["penalty"] = 2 if penalty is None else penalty
+        if event.get("seat") is not None:
+            out["seat"] = _seat(event, seats)
+    elif kind == "correct":
+        out["event"] = _int(event, "event", minimum=1, required=True)
+        replacement = event.get("with")
+        if not isinstance(replacement, dict) or replacement.get("type") not in TABLE_TYPES:
+            raise RuleError(
+                "correct needs with: the table event that replaces it", rule="correct"
+            )
+        out["with"] = normalize(replacement, seats)
+    return out

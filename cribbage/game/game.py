@@ -1,0 +1,798 @@
+"""The game as a state machine: the state is the fold of the events the table sent.
+
+:class:`Game` never changes in place from the outside: :meth:`Game.apply` returns a new game
+with the event applied, or raises :class:`~cribbage.errors.RuleError` naming the rule broken,
+leaving the old game as it was. Corrections and undo are events too: they supersede earlier
+events and the whole game is folded again, so every later score is recomputed.
+
+>>> game = Game(Settings.from_json({"players": "Ann,Bob"}))
+>>> for event in [
+...     {"type": "dealer", "seat": "B"},
+...     {"type": "starter", "card": "JH"},
+...     {"type": "play", "seat": "A", "card": "5S"},
+...     {"type": "play", "seat": "B", "card": "TS"},
+... ]:
+...     game = game.apply(event)
+>>> game.scores, game.phase, game.count
+({'A': 0, 'B': 4}, 'play', 15)
+>>> [a.item.kind for a in game.last]
+['fifteen']
+>>> game.apply({"type": "play", "seat": "B", "card": "5H"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+cribbage.errors.RuleError: B cannot lay 5H out of turn: it is A's turn (...)
+>>> game.apply({"type": "undo"}).scores
+{'A': 0, 'B': 2}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cribbage.cards import PACK, Card, parse_card, parse_cards
+from cribbage.errors import RuleError
+from cribbage.game.deal import Deal
+from cribbage.game.events import META_TYPES, normalize
+from cribbage.game.settings import Settings, skunk_lines
+from cribbage.items import Item
+from cribbage.play import Award as PlayAward
+from cribbage.play import Play
+from cribbage.show import score_hand
+
+__all__ = ["Award", "Game", "resolve"]
+
+_CARD_MEMO: dict[int, Any] = {id(c): c for c in PACK}
+_GAME_POINTS = {None: 1, "skunk": 2, "double": 4}
+
+
+def _letter(seat: int) -> str:
+    return chr(65 + seat)
+
+
+def _names(cards: Iterable[Card]) -> list[str]:
+    return [c.name for c in cards]
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Points pegged by ``seat`` (for its ``side``) for ``item``.
+
+    ``pegged`` is what moved the peg: the item's points, or fewer when the side reached the
+    target (the game hole is the last hole). ``reason`` is set for adjustments.
+    """
+
+    seat: int
+    side: str
+    item: Item
+    pegged: int
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat", "side", "kind", "cards", "points", "pegged"}`` (and ``reason``)."""
+        out = {"seat": _letter(self.seat), "side": self.side, **self.item.to_json()}
+        out["pegged"] = self.pegged
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def resolve(log: Sequence[dict[str, Any]]) -> tuple[list[tuple[int, dict[str, Any]]], dict[int, int]]:
+    """The table events in force, and which event superseded which.
+
+    ``log`` holds every event in order (numbered from 1). A ``correct`` replaces the content of
+    an earlier table event in place; an ``undo`` cancels the latest event still in force (a
+    table event or a correction). Returns ``[(number, event), ...]`` in order and
+    ``{number: superseding number}``.
+
+    >>> log = [{"type": "dealer", "seat": "A"}, {"type": "starter", "card": "5H"},
+    ...        {"type": "correct", "event": 2, "with": {"type": "starter", "card": "6H"}},
+    ...        {"type": "play", "seat": "B", "card": "9S"}, {"type": "undo"}]
+    >>> events, superseded = resolve(log)
+    >>> [(n, e.get("card")) for n, e in events], superseded
+    ([(1, None), (2, '6H')], {2: 3, 4: 5})
+    """
+    active: list[int] = []
+    superseded: dict[int, int] = {}
+    for number, event in enumerate(log, 1):
+        kind = event["type"]
+        if kind == "undo":
+            if not active:
+                raise RuleError("nothing to undo", rule="undo")
+            superseded[active.pop()] = number
+        elif kind == "correct":
+            target = event["event"]
+            if not 1 <= target < number:
+                raise RuleError(f"there is no event {target} to correct", rule="correct")
+            if log[target - 1]["type"] in META_TYPES:
+                raise RuleError(
+                    f"event {target} is a {log[target - 1]['type']}; correct the table event "
+                    "itself", rule="correct"
+                )
+            if target not in active:
+                raise RuleError(f"event {target} was undone; it cannot be corrected", rule="correct")
+            active.append(number)
+        else:
+            active.append(number)
+    content: dict[int, dict[str, Any]] = {}
+    latest: dict[int, int] = {}
+    order: list[int] = []
+    for number in active:
+        event = log[number - 1]
+        if event["type"] == "correct":
+            target = event["event"]
+            if target in latest:
+                superseded[latest[target]] = number
+            superseded[target] = number
+            latest[target] = number
+            content[target] = event["with"]
+        else:
+            order.append(number)
+            content[number] = event
+    return [(n, content[n]) for n in order], dict(sorted(superseded.items()))
+
+
+class Game:
+    """A game of cribbage folded from events. See the module docstring for an example."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.seats = settings.seats
+        self.side_ids = [side for side, _ in settings.sides]
+        self.log: list[dict[str, Any]] = []
+        self.superseded: dict[int, int] = {}
+        self.results: dict[int, dict[str, Any]] = {}
+        self.scores: dict[str, int] = dict.fromkeys(self.side_ids, 0)
+        self.backs: dict[str, int] = dict.fromkeys(self.side_ids, 0)
+        self.phase = "cut"
+        self.deal: Deal | None = None
+        self.deals = 0
+        self.history: list[dict[str, Any]] = []
+        self.winner: str | None = None
+        self.skunk: str | None = None
+        self.last: list[Award] = []
+        self.last_event: int | None = None
+        self.pending: list[dict[str, Any]] = []
+        self.cuts: list[dict[str, Any]] = []
+        self._awards: list[Award] = []
+
+    # -- folding ---------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, settings: Settings, log: Sequence[dict[str, Any]]) -> Game:
+        """Fold a whole log (table events, corrections and undos) into a game.
+
+        Raises :class:`RuleError` if a correction or undo leaves an event that no longer holds.
+        """
+        events, superseded = resolve(log)
+        game = cls(settings)
+        for number, event in events:
+            try:
+                game._table_event(number, event)
+            except RuleError as exc:
+                raise RuleError(
+                    f"event {number} ({event['type']}) would no longer hold: {exc}", rule=exc.rule
+                ) from None
+        game.log = list(log)
+        game.superseded = superseded
+        return game
+
+    def apply(self, event: dict[str, Any]) -> Game:
+        """A new game with ``event`` applied; raises :class:`RuleError` and leaves this one."""
+        event = normalize(event, self.seats)
+        if event["type"] in META_TYPES:
+            return Game.replay(self.settings, [*self.log, event])
+        game = self.copy()
+        game._table_event(len(self.log) + 1, event)
+        game.log.append(event)
+        return game
+
+    def copy(self) -> Game:
+        """A copy that can change without touching this game (the log is shared until then)."""
+        game = object.__new__(Game)
+        game.__dict__.update(self.__dict__)
+        game.log = list(self.log)
+        game.superseded = dict(self.superseded)
+        game.results = dict(self.results)
+        game.scores = dict(self.scores)
+        game.backs = dict(self.backs)
+        game.history = list(self.history)
+        game.pending = list(self.pending)
+        game.cuts = list(self.cuts)
+        game.deal = copy.deepcopy(self.deal, dict(_CARD_MEMO))
+        return game
+
+    def _table_event(self, number: int, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if self.phase == "over":
+            raise RuleError(
+                f"the game is over ({self.side_name(self.winner)} won); {kind} is refused",
+                rule="phase",
+            )
+        if kind not in ("muggins", "adjust"):
+            self.pending = []
+        self._awards = []
+        before = dict(self.scores)
+        handler = getattr(self, "_on_" + kind.replace("-", "_"))
+        handler(number, event)
+        for side in self.side_ids:
+            if self.scores[side] != before[side]:
+                self.backs[side] = before[side]
+        if self._awards:
+            self.last = list(self._awards)
+            self.last_event = number
+        self.results[number] = {
+            "points": [a.to_json() for a in self._awards],
+            "scores": dict(self.scores),
+        }
+
+    # -- pegging ---------------------------------------------------------------------------
+
+    def _peg(self, seat: int, item: Item, category: str, reason: str = "") -> None:
+        if self.winner is not None or item.points <= 0:
+            return
+        side = self.settings.side_of(seat)
+        pegged = min(item.points, self.settings.target - self.scores[side])
+        self.scores[side] += pegged
+        self._awards.append(Award(seat, side, item, pegged, reason))
+        if self.deal is not None:
+            self.deal.add_points(side, category, pegged)
+        if self.scores[side] >= self.settings.target:
+            self._win(side)
+
+    def _win(self, side: str) -> None:
+        self.winner = side
+        self.phase = "over"
+        runner_up = max(s for k, s in self.scores.items() if k != side)
+        line, double = skunk_lines(self.settings.target)
+        if double is not None and runner_up < double:
+            self.skunk = "double"
+        elif runner_up < line:
+            self.skunk = "skunk"
+        if self.deal is not None:
+            self.history.append(self._deal_summary(self.deal))
+
+    def _peg_claim(
+        self, number: int, seat: int, items: Sequence[Item], claim: int | None,
+        cards: Sequence[Card], what: str,
+    ) -> dict[str, Any]:
+        """Peg a count, as counted (auto, or no claim) or as claimed (claim counting)."""
+        truth = sum(i.points for i in items)
+        record: dict[str, Any] = {"total": truth, "claimed": claim}
+        if claim is None or self.settings.counting == "auto" or claim == truth:
+            for item in items:
+                self._peg(seat, item, what)
+            return record
+        who = _letter(seat)
+        if claim > truth:
+            if self.settings.overclaim != "peg":
+                spelled = ", ".join(str(i) for i in items) or "nothing"
+                raise RuleError(
+                    f"{who} claims {claim} for the {what} but it counts {truth}: {spelled}",
+                    rule="over-claim",
+                )
+            for item in items:
+                self._peg(seat, item, what)
+            self._peg(seat, Item("over-claim", tuple(cards), claim - truth), what)
+            return record
+        self._peg(seat, Item("claim", tuple(cards), claim), what)
+        missed = truth - claim
+        record["missed"] = missed
+        if self.settings.muggins:
+            side = self.settings.side_of(seat)
+            self.pending.append({
+                "event": number,
+                "seat": who,
+                "side": side,
+                "what": what,
+                "cards": _names(cards),
+                "claimed": claim,
+                "total": truth,
+                "points": missed,
+                "items": [i.to_json() for i in items],
+                "callers": [
+                    _letter(s) for s in range(self.seats) if self.settings.side_of(s) != side
+                ],
+            })
+        return record
+
+    # -- the deal --------------------------------------------------------------------------
+
+    def _require(self, *phases: str, kind: str) -> Deal:
+        if self.phase not in phases:
+            raise RuleError(
+                f"{kind} is not allowed in the {self.phase} phase (only in {' or '.join(phases)})",
+                rule="phase",
+            )
+        assert self.deal is not None or self.phase == "cut"
+        return self.deal  # type: ignore[return-value]
+
+    def _start(self, dealer: int) -> None:
+        self._new_deal(dealer)
+        if self.settings.three_for_last:
+            pone = (dealer + 1) % self.seats
+            self._peg(pone, Item("three-for-last", (), 3), "other")
+
+    def _new_deal(self, dealer: int) -> None:
+        self.deals += 1
+        v = self.settings.variant
+        self.deal = Deal(number=self.deals, dealer=dealer, seats=self.seats, kept=v.kept)
+        self.phase = "deal"
+
+    def _owner_name(self, owner: str) -> str:
+        if owner in ("crib", "starter"):
+            return "the " + owner
+        return f"{owner}'s"
+
+    def _check_unseen(self, deal: Deal, card: Card, allowed: Iterable[str] = ()) -> None:
+        owner = deal.owner.get(card)
+        if owner is not None and owner not in allowed:
+            where = {"crib": "in the crib", "starter": "the starter"}.get(owner, f"with {owner}")
+            raise RuleError(f"{card} has already been seen this deal ({where})", rule="card-seen")
+
+    def _on_dealer(self, number: int, event: dict[str, Any]) -> None:
+        self._require("cut", kind="dealer")
+        self._start(ord(event["seat"]) - 65)
+
+    def _on_cut(self, number: int, event: dict[str, Any]) -> None:
+        self._require("cut", kind="cut")
+        cards = {seat: parse_card(name) for seat, name in event["cards"].items()}
+        low = min(c.rank for c in cards.values())
+        lowest = sorted(s for s, c in cards.items() if c.rank == low)
+        self.cuts.append({"cards": dict(event["cards"]), "tie": len(lowest) > 1})
+        if len(lowest) == 1:
+            self._start(ord(lowest[0]) - 65)
+
+    def _on_misdeal(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("deal", kind="misdeal")
+        deal.misdeal = True
+        self.history.append(self._deal_summary(deal))
+        to = ord(event["seat"]) - 65 if "seat" in event else deal.pone
+        self._new_deal(deal.dealer)
+        self._peg(to, Item("misdeal", (), event["penalty"]), "other", "misdeal")
+
+    def _on_adjust(self, number: int, event: dict[str, Any]) -> None:
+        self._peg(
+            ord(event["seat"]) - 65, Item("adjust", (), event["points"]), "other",
+            event.get("reason", "") or "adjustment",
+        )
+
+    def _on_hand(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("deal", kind="hand")
+        v = self.settings.variant
+        seat = ord(event["seat"]) - 65
+        letter = event["seat"]
+        cards = parse_cards(event["cards"])
+        if seat in deal.dealt or seat in deal.kept_given:
+            raise RuleError(
+                f"{letter}'s hand is already known this deal; correct that event instead",
+                rule="hand",
+            )
+        if len(cards) not in (v.dealt, v.kept):
+            raise RuleError(
+                f"a hand in the {v.name} game is {v.dealt} cards dealt or {v.kept} kept, "
+                f"not {len(cards)}", rule="hand-size",
+            )
+        discards = deal.discards.get(seat, [])
+        for card in cards:
+            allowed = ("crib",) if len(cards) == v.dealt and card in discards else ()
+            self._check_unseen(deal, card, allowed)
+        if len(cards) == v.dealt:
+            missing = [c for c in discards if c not in cards]
+            if missing:
+                raise RuleError(
+                    f"{letter} laid away {' '.join(_names(missing))}, which is not in this hand",
+                    rule="not-in-hand",
+                )
+            deal.dealt[seat] = cards
+        else:
+            deal.kept_given[seat] = cards
+        for card in cards:
+            if card not in discards:
+                deal.owner[card] = letter
+
+    def _on_discard(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("deal", kind="discard")
+        v = self.settings.variant
+        seat = ord(event["seat"]) - 65
+        letter = event["seat"]
+        cards = parse_cards(event["cards"])
+        if seat in deal.discards:
+            raise RuleError(f"{letter} has already laid away to the crib", rule="discard")
+        if len(cards) != v.discard:
+            raise RuleError(
+                f"each player lays away {v.discard} in the {v.name} game, not {len(cards)}",
+                rule="hand-size",
+            )
+        dealt = deal.dealt.get(seat)
+        for card in cards:
+            if dealt is not None and card not in dealt:
+                raise RuleError(f"{card} is not in {letter}'s hand", rule="not-in-hand")
+            if seat in deal.kept_given and card in deal.kept_given[seat]:
+                raise RuleError(f"{card} is in the hand {letter} keeps", rule="card-seen")
+            self._check_unseen(deal, card, (letter,))
+        deal.discards[seat] = cards
+        for card in cards:
+            deal.owner[card] = "crib"
+
+    def _on_crib_card(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("deal", kind="crib-card")
+        if not self.settings.variant.crib_from_pack:
+            raise RuleError(
+                "only the three-player game deals a card to the crib", rule="variant"
+            )
+        if deal.crib_card is not None:
+            raise RuleError("the card dealt to the crib is already known", rule="crib-card")
+        card = parse_card(event["card"])
+        self._check_unseen(deal, card)
+        deal.crib_card = card
+        deal.owner[card] = "crib"
+
+    def _on_starter(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("deal", kind="starter")
+        card = parse_card(event["card"])
+        self._check_unseen(deal, card)
+        deal.starter = card
+        deal.owner[card] = "starter"
+        deal.play = Play(
+            self.seats, lead=0, single_series=self.settings.variant.single_series
+        )
+        self.phase = "play"
+        if card.rank == 11:
+            self._peg(deal.dealer, Item("heels", (card,), 2), "heels")
+
+    # -- the play --------------------------------------------------------------------------
+
+    def _go_refusal(self, deal: Deal, seat: int) -> str | None:
+        """Why ``seat`` cannot say go now, or None when it may."""
+        assert deal.play is not None
+        count = deal.play.count
+        if deal.left(seat) == 0:
+            return None
+        hand = deal.kept_hand(seat)
+        if hand is not None:
+            fits = [c for c in hand if c not in deal.laid.get(seat, []) and count + c.value <= 31]
+            if fits:
+                return f"{_letter(seat)} holds {fits[0]}, which fits at a count of {count}"
+            return None
+        if count + 10 <= 31:
+            return f"any card fits at a count of {count}"
+        return None
+
+    def _settle(self, deal: Deal) -> list[PlayAward]:
+        """Seats out of cards pass; when every card is laid the last card pegs."""
+        play = deal.play
+        assert play is not None
+        awards: list[PlayAward] = []
+        while not play.over:
+            if all(deal.left(s) == 0 for s in range(self.seats)):
+                awards += play.finish()
+                break
+            nxt = play.next_seat
+            if nxt is None or deal.left(deal.table_seat(nxt)) > 0:
+                break
+            awards += play.go(nxt)
+        return awards
+
+    def _infer_goes(self, deal: Deal, seat: int, action: str) -> list[PlayAward]:
+        """Seats whose turn came before ``seat``'s said go without saying it (a camera sees
+        only cards laid). Refused when one of them cannot have said go."""
+        play = deal.play
+        assert play is not None
+        awards: list[PlayAward] = []
+        target = deal.play_seat(seat)
+        while play.next_seat != target:
+            if play.next_seat is None:
+                raise RuleError(f"the play is over; {_letter(seat)} cannot {action}", rule="phase")
+            other = deal.table_seat(play.next_seat)
+            why = self._go_refusal(deal, other)
+            if why is not None:
+                raise RuleError(
+                    f"{_letter(seat)} cannot {action} out of turn: it is {_letter(other)}'s "
+                    f"turn, and {_letter(other)} cannot have passed ({why})",
+                    rule="turn",
+                )
+            awards += play.go(play.next_seat)
+            awards += self._settle(deal)
+        return awards
+
+    def _peg_play_awards(self, deal: Deal, awards: Iterable[PlayAward]) -> None:
+        for award in awards:
+            self._peg(deal.table_seat(award.seat), award.item, "play")
+
+    def _on_play(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("play", kind="play")
+        seat = ord(event["seat"]) - 65
+        letter = event["seat"]
+        card = parse_card(event["card"])
+        laid = deal.laid.setdefault(seat, [])
+        if card in laid:
+            raise RuleError(f"{letter} has already laid {card}", rule="card-seen")
+        if deal.left(seat) == 0:
+            raise RuleError(
+                f"{letter} has laid all {deal.kept} cards of the hand; a card more is not in it",
+                rule="hand-size",
+            )
+        self._check_unseen(deal, card, (letter,))
+        hand = deal.kept_hand(seat) or deal.dealt.get(seat)
+        if hand is not None and card not in hand:
+            raise RuleError(f"{card} is not in {letter}'s hand", rule="not-in-hand")
+        play = deal.play
+        assert play is not None
+        before = self._infer_goes(deal, seat, f"lay {card}")
+        mine = play.lay(deal.play_seat(seat), card)
+        laid.append(card)
+        deal.owner[card] = letter
+        mine += self._settle(deal)
+        self._peg_play_awards(deal, before)
+        own = [a.item for a in mine if deal.table_seat(a.seat) == seat]
+        self._peg_play_awards(deal, [a for a in mine if deal.table_seat(a.seat) != seat])
+        if self.winner is None:
+            self._peg_claim(number, seat, own, event.get("claim"), (card,), "play")
+        self._after_play(deal)
+
+    def _on_go(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("play", kind="go")
+        seat = ord(event["seat"]) - 65
+        play = deal.play
+        assert play is not None
+        awards = self._infer_goes(deal, seat, "say go")
+        why = self._go_refusal(deal, seat)
+        if why is not None:
+            raise RuleError(f"{_letter(seat)} cannot say go: {why}", rule="go")
+        awards += play.go(deal.play_seat(seat))
+        awards += self._settle(deal)
+        self._peg_play_awards(deal, awards)
+        self._after_play(deal)
+
+    def _after_play(self, deal: Deal) -> None:
+        assert deal.play is not None
+        if deal.play.over and self.phase == "play":
+            self.phase = "show"
+
+    # -- the show --------------------------------------------------------------------------
+
+    def _on_show(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("show", kind="show")
+        seat = ord(event["seat"]) - 65
+        letter = event["seat"]
+        order = deal.show_order
+        if deal.show_index >= len(order):
+            raise RuleError("every hand has been counted; the crib is next", rule="show-order")
+        expected = order[deal.show_index]
+        if seat != expected:
+            raise RuleError(
+                f"{_letter(expected)} counts before {letter} (pone first, the dealer last)",
+                rule="show-order",
+            )
+        v = self.settings.variant
+        known = deal.kept_hand(seat)
+        given = parse_cards(event["cards"]) if "cards" in event else None
+        if given is None:
+            if known is None:
+                raise RuleError(
+                    f"{letter}'s hand is not known: show it with its cards", rule="show"
+                )
+            cards = known
+        else:
+            if len(given) != v.kept:
+                raise RuleError(
+                    f"a hand shows {v.kept} cards in the {v.name} game, not {len(given)}",
+                    rule="hand-size",
+                )
+            if known is not None and set(given) != set(known):
+                raise RuleError(
+                    f"{letter}'s hand is {' '.join(_names(known))}, not "
+                    f"{' '.join(_names(given))}", rule="show",
+                )
+            for card in given:
+                self._check_unseen(deal, card, (letter,))
+            dealt = deal.dealt.get(seat)
+            stray = [c for c in given if dealt is not None and c not in dealt]
+            if stray:
+                raise RuleError(f"{stray[0]} is not in {letter}'s hand", rule="not-in-hand")
+            unshown = [c for c in deal.laid.get(seat, []) if c not in given]
+            if unshown:
+                raise RuleError(
+                    f"{letter} laid {unshown[0]} in the play, so it is in the hand", rule="show"
+                )
+            cards = given
+        assert deal.starter is not None
+        score = score_hand(cards, deal.starter)
+        for card in cards:
+            deal.owner[card] = letter
+        record = self._peg_claim(number, seat, score.items, event.get("claim"), cards, "show")
+        deal.shows.append({
+            "seat": letter, "crib": False, "cards": _names(cards), "spoken": score.spoken,
+            "items": [i.to_json() for i in score.items], **record,
+        })
+        deal.show_index += 1
+
+    def _on_crib(self, number: int, event: dict[str, Any]) -> None:
+        deal = self._require("show", kind="crib")
+        if deal.show_index < len(deal.show_order):
+            nxt = _letter(deal.show_order[deal.show_index])
+            raise RuleError(f"the crib is counted last; {nxt} counts now", rule="show-order")
+        v = self.settings.variant
+        known = deal.known_crib()
+        given = parse_cards(event["cards"]) if "cards" in event else None
+        if given is None:
+            if len(known) < v.crib_size:
+                raise RuleError("the crib is not known: show it with its cards", rule="show")
+            cards = known
+        else:
+            if len(given) != v.crib_size:
+                raise RuleError(
+                    f"the crib holds {v.crib_size} cards, not {len(given)}", rule="hand-size"
+                )
+            missing = [c for c in known if c not in given]
+            if missing:
+                raise RuleError(f"{missing[0]} was laid away, so it is in the crib", rule="show")
+            for card in given:
+                self._check_unseen(deal, card, ("crib",))
+            cards = given
+        assert deal.starter is not None
+        score = score_hand(cards, deal.starter, crib=True)
+        for card in cards:
+            deal.owner[card] = "crib"
+        record = self._peg_claim(
+            number, deal.dealer, score.items, event.get("claim"), cards, "crib"
+        )
+        deal.shows.append({
+            "seat": _letter(deal.dealer), "crib": True, "cards": _names(cards),
+            "spoken": score.spoken, "items": [i.to_json() for i in score.items], **record,
+        })
+        if self.winner is None:
+            self.history.append(self._deal_summary(deal))
+            self._new_deal((deal.dealer + 1) % self.seats)
+
+    # -- muggins ---------------------------------------------------------------------------
+
+    def _on_muggins(self, number: int, event: dict[str, Any]) -> None:
+        if not self.settings.muggins:
+            raise RuleError("muggins is off in this game", rule="muggins")
+        if self.settings.counting != "claim":
+            raise RuleError(
+                "with automatic counting nothing is missed, so there is no muggins to call",
+                rule="muggins",
+            )
+        if not self.pending:
+            raise RuleError("there are no missed points to call muggins on", rule="muggins")
+        chosen = self.pending[-1]
+        if "event" in event:
+            matches = [p for p in self.pending if p["event"] == event["event"]]
+            if not matches:
+                raise RuleError(
+                    f"event {event['event']} left no missed points open", rule="muggins"
+                )
+            chosen = matches[0]
+        caller = event["seat"]
+        if caller not in chosen["callers"]:
+            raise RuleError(
+                f"{caller} cannot call muggins on {chosen['seat']}'s own count; "
+                f"an opponent ({', '.join(chosen['callers'])}) can", rule="muggins",
+            )
+        self.pending = [p for p in self.pending if p is not chosen]
+        cards = tuple(parse_card(c) for c in chosen["cards"])
+        self._peg(ord(caller) - 65, Item("muggins", cards, chosen["points"]), "muggins")
+
+    # -- reading the state -----------------------------------------------------------------
+
+    @property
+    def count(self) -> int:
+        """The running count of the play (0 outside the play)."""
+        deal = self.deal
+        return deal.play.count if deal is not None and deal.play is not None else 0
+
+    @property
+    def dealer(self) -> str | None:
+        """The dealer's letter in the current deal."""
+        return _letter(self.deal.dealer) if self.deal is not None else None
+
+    def side_name(self, side: str | None) -> str | None:
+        """The name of a side (a player's name, or ``Ann & Cat``)."""
+        return dict(self.settings.sides).get(side) if side is not None else None
+
+    @property
+    def next(self) -> str | None:
+        """Whose turn: the seat to lay or say go, the seat to count, ``crib``, or None."""
+        deal = self.deal
+        if deal is None or self.phase not in ("play", "show"):
+            return None
+        if self.phase == "play":
+            assert deal.play is not None
+            nxt = deal.play.next_seat
+            return _letter(deal.table_seat(nxt)) if nxt is not None else None
+        if deal.show_index < len(deal.show_order):
+            return _letter(deal.show_order[deal.show_index])
+        return "crib"
+
+    def _plays_json(self, deal: Deal) -> list[dict[str, Any]]:
+        if deal.play is None:
+            return []
+        out = []
+        for entry in deal.play.entries:
+            data = entry.to_json()
+            data["seat"] = _letter(deal.table_seat(entry.seat))
+            data["count"] = entry.count
+            out.append(data)
+        return out
+
+    def _deal_summary(self, deal: Deal) -> dict[str, Any]:
+        return {
+            "deal": deal.number,
+            "dealer": _letter(deal.dealer),
+            "starter": deal.starter.name if deal.starter else None,
+            "misdeal": deal.misdeal,
+            "points": {side: dict(p) for side, p in deal.points.items()},
+            "plays": self._plays_json(deal),
+            "shows": list(deal.shows),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON (documented in docs/game.md)."""
+        s = self.settings
+        deal = self.deal
+        play = deal.play if deal is not None else None
+        line, double = skunk_lines(s.target)
+        hands: dict[str, Any] = {}
+        if deal is not None:
+            for seat in range(self.seats):
+                kept = deal.kept_hand(seat)
+                hands[_letter(seat)] = {
+                    "dealt": _names(deal.dealt[seat]) if seat in deal.dealt else None,
+                    "kept": _names(kept) if kept is not None else None,
+                    "discards": _names(deal.discards[seat]) if seat in deal.discards else None,
+                    "laid": _names(deal.laid.get(seat, [])),
+                    "left": deal.left(seat),
+                }
+        return {
+            "settings": s.to_json(),
+            "variant": s.variant.name,
+            "target": s.target,
+            "players": [
+                {"seat": _letter(i), "name": name, "side": s.side_of(i)}
+                for i, name in enumerate(s.players)
+            ],
+            "sides": [
+                {
+                    "id": side,
+                    "name": name,
+                    "seats": [_letter(i) for i in range(self.seats) if s.side_of(i) == side],
+                    "colour": s.colours[k],
+                }
+                for k, (side, name) in enumerate(s.sides)
+            ],
+            "scores": dict(self.scores),
+            "pegs": {side: [self.scores[side], self.backs[side]] for side in self.side_ids},
+            "phase": self.phase,
+            "deal": deal.number if deal is not None else 0,
+            "dealer": self.dealer,
+            "pone": _letter(deal.pone) if deal is not None else None,
+            "next": self.next,
+            "count": self.count,
+            "series": _names(play.series) if play is not None else [],
+            "gone": sorted(_letter(deal.table_seat(g)) for g in play.gone)
+            if play is not None and deal is not None else [],
+            "starter": deal.starter.name if deal is not None and deal.starter else None,
+            "plays": self._plays_json(deal) if deal is not None else [],
+            "hands": hands,
+            "crib": {
+                "known": _names(deal.known_crib()) if deal is not None else [],
+                "size": s.variant.crib_size,
+            },
+            "shows": list(deal.shows) if deal is not None else [],
+            "cuts": list(self.cuts),
+            "winner": self.winner,
+            "winner_name": self.side_name(self.winner),
+            "skunk": self.skunk,
+            "game_points": _GAME_POINTS[self.skunk] if self.winner else None,
+            "skunk_lines": {"skunk": line, "double": double},
+            "muggins": list(self.pending),
+            "events": len(self.log),
+            "last": [a.to_json() for a in self.last],
+            "last_event": self.last_event,
+            "history": list(self.history),
+        }

@@ -1,0 +1,356 @@
+"""The game log: every event of every game, appended to SQLite before it takes effect.
+
+A database holds many games. Each event is checked by folding it into the game in memory;
+only a legal event is written (a refused event is never stored, and the state is unchanged),
+and the new state is returned once the row is committed (WAL journal, ``synchronous=FULL``,
+so a pulled plug loses at most the event in flight). Corrections and undo are new rows that
+supersede old ones: nothing is ever deleted or rewritten, and the state is always the fold of
+the rows.
+
+>>> import tempfile, os
+>>> store = GameStore(os.path.join(tempfile.mkdtemp(), "games.db"))
+>>> game = store.new_game({"players": "Ann,Bob"})
+>>> state = store.apply(game, {"type": "dealer", "seat": "B"})
+>>> state = store.apply(game, {"type": "starter", "card": "JH"})
+>>> state["scores"], state["phase"], [i["kind"] for i in state["last"]]
+({'A': 0, 'B': 2}, 'play', ['heels'])
+>>> [e["event"]["type"] for e in store.events(game)]
+['dealer', 'starter']
+>>> store.close()
+
+Schema version (``PRAGMA user_version``) 2. Version 1, the first release, had no ``source``
+column on events and no ``summary`` cache on games; :meth:`GameStore.migrate` brings such a
+database up to date in place.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cribbage.errors import CribbageError, RuleError
+from cribbage.game import Game, Settings
+
+__all__ = ["SCHEMA_VERSION", "GameStore"]
+
+SCHEMA_VERSION = 2
+
+_SCHEMA_V1 = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,
+    settings TEXT NOT NULL
+);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    event TEXT NOT NULL,
+    UNIQUE (game_id, seq)
+);
+"""
+"""The first release's schema, kept to build version-1 databases for the migration test."""
+
+_MIGRATIONS: dict[int, str] = {
+    # version 1 -> 2: who sent each event, and a cached summary per game for the list page.
+    1: """
+    ALTER TABLE events ADD COLUMN source TEXT NOT NULL DEFAULT 'unknown';
+    ALTER TABLE games ADD COLUMN summary TEXT;
+    """,
+}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class GameStore:
+    """Games and their events in one SQLite file; safe to share between threads.
+
+    One connection (``check_same_thread=False``) is used under a lock; each write is one
+    ``BEGIN IMMEDIATE`` transaction, so another process (the ``crib`` command beside the
+    service) can write to the same file between two of ours: the store notices and folds
+    the new rows.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._cache: dict[int, Game] = {}
+        try:
+            self._db = sqlite3.connect(
+                self.path, timeout=15, isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA busy_timeout = 15000")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self.migrate()
+        except sqlite3.DatabaseError as exc:
+            raise CribbageError(f"{self.path} is not a game database ({exc})") from None
+
+    # -- schema ----------------------------------------------------------------------------
+
+    def migrate(self) -> int:
+        """Create the schema or bring an older one up to :data:`SCHEMA_VERSION`."""
+        with self._lock:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise CribbageError(
+                    f"{self.path} was written by a newer version (schema {version})"
+                )
+            if version == SCHEMA_VERSION:
+                return version
+            started = version
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version == 0:
+                    tables = self._db.execute(
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                    ).fetchone()[0]
+                    if tables:
+                        raise CribbageError(f"{self.path} is a database but not a game log")
+                    for statement in _SCHEMA_V1.split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
+                    version = 1
+                while version < SCHEMA_VERSION:
+                    for statement in _MIGRATIONS[version].split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
+                    version += 1
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if started:
+                    self._fill_summaries()
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return version
+
+    def _fill_summaries(self) -> None:
+        missing = self._db.execute("SELECT id FROM games WHERE summary IS NULL").fetchall()
+        for (game_id,) in missing:
+            self._db.execute(
+                "UPDATE games SET summary = ? WHERE id = ?",
+                (_dumps(self._summary(self._load(game_id))), game_id),
+            )
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- games -----------------------------------------------------------------------------
+
+    def new_game(self, settings: dict[str, Any] | None = None) -> int:
+        """Start a game with ``settings`` (see :meth:`Settings.from_json`); returns its id."""
+        checked = Settings.from_json(settings or {})
+        game = Game(checked)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(
+                    "INSERT INTO games (created, settings, summary) VALUES (?, ?, ?)",
+                    (_now(), _dumps(checked.to_json()), _dumps(self._summary(game))),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            game_id = int(cursor.lastrowid or 0)
+            self._cache[game_id] = game
+            return game_id
+
+    def latest_game(self) -> int | None:
+        """The id of the most recent game, or None in an empty database."""
+        with self._lock:
+            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def games(self) -> list[dict[str, Any]]:
+        """A summary of every game, newest first (id, created, players, winner, skunk, ...)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, settings, summary FROM games ORDER BY id DESC"
+            ).fetchall()
+            out = []
+            for game_id, created, settings, summary in rows:
+                data = json.loads(summary) if summary else self._summary(self._load(game_id))
+                out.append({"id": game_id, "created": created,
+                            "settings": json.loads(settings), **data})
+        return out
+
+    # -- events ----------------------------------------------------------------------------
+
+    def apply(self, game_id: int, event: dict[str, Any], *, source: str = "cli") -> dict[str, Any]:
+        """Check ``event``, append it, and return the new state.
+
+        Raises :class:`~cribbage.errors.RuleError` (or another ``CribbageError``) for an event
+        the rules refuse; nothing is written then.
+        """
+        return self.apply_many(game_id, [event], source=source)
+
+    def apply_many(
+        self, game_id: int, events: Iterable[dict[str, Any]], *, source: str = "cli"
+    ) -> dict[str, Any]:
+        """Apply several events in one transaction: all are stored, or none (the first refused
+        raises, its position in the message)."""
+        events = list(events)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                game = self._load(game_id)
+                rows = []
+                for k, event in enumerate(events):
+                    try:
+                        game = game.apply(event)
+                    except CribbageError as exc:
+                        if len(events) > 1:
+                            exc.args = (f"event {k + 1} of {len(events)}: {exc}",)
+                        raise
+                    rows.append((game_id, len(game.log), _now(), source[:40],
+                                 _dumps(game.log[-1])))
+                self._db.executemany(
+                    "INSERT INTO events (game_id, seq, at, source, event) VALUES (?, ?, ?, ?, ?)",
+                    rows,
+                )
+                self._db.execute(
+                    "UPDATE games SET summary = ? WHERE id = ?",
+                    (_dumps(self._summary(game)), game_id),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                self._cache.pop(game_id, None)
+                raise
+            self._cache[game_id] = game
+            return self._state(game_id, game)
+
+    def state(self, game_id: int) -> dict[str, Any]:
+        """The state of a game as JSON (docs/game.md), with its id and the match tally."""
+        with self._lock:
+            return self._state(game_id, self._load(game_id))
+
+    def game(self, game_id: int) -> Game:
+        """The folded :class:`Game` itself."""
+        with self._lock:
+            return self._load(game_id)
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """Every stored event of a game, in order.
+
+        Each: ``id`` (its number in the game, what ``correct`` refers to), ``at`` (ISO time,
+        UTC), ``source``, ``event``, ``superseded_by`` (the number of the correction or undo
+        that replaced it, or None), ``points`` (awards it produces in the game as it now
+        stands) and ``scores`` (after it; None for superseded events and for corrections and
+        undos, whose effect shows on the events they replace).
+        """
+        with self._lock:
+            game = self._load(game_id)
+            rows = self._db.execute(
+                "SELECT seq, at, source, event FROM events WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        out = []
+        for seq, at, source, event in rows:
+            result = game.results.get(seq) if seq not in game.superseded else None
+            out.append({
+                "id": seq,
+                "at": at,
+                "source": source,
+                "event": json.loads(event),
+                "superseded_by": game.superseded.get(seq),
+                "points": result["points"] if result else [],
+                "scores": result["scores"] if result else None,
+            })
+        return out
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _settings(self, game_id: int) -> Settings:
+        row = self._db.execute("SELECT settings FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise RuleError(f"there is no game {game_id} in {self.path}", rule="game")
+        return Settings.from_json(json.loads(row[0]))
+
+    def _load(self, game_id: int) -> Game:
+        count = self._db.execute(
+            "SELECT count(*) FROM events WHERE game_id = ?", (game_id,)
+        ).fetchone()[0]
+        cached = self._cache.get(game_id)
+        if cached is not None and len(cached.log) == count:
+            return cached
+        settings = self._settings(game_id)
+        log = [
+            json.loads(row[0])
+            for row in self._db.execute(
+                "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
+        game = Game.replay(settings, log)
+        self._cache[game_id] = game
+        return game
+
+    @staticmethod
+    def _summary(game: Game) -> dict[str, Any]:
+        s = game.settings
+        return {
+            "variant": s.variant.name,
+            "target": s.target,
+            "players": list(s.players),
+            "sides": [{"id": side, "name": name} for side, name in s.sides],
+            "scores": dict(game.scores),
+            "phase": game.phase,
+            "winner": game.winner,
+            "winner_name": game.side_name(game.winner),
+            "skunk": game.skunk,
+            "game_points": {None: 1, "skunk": 2, "double": 4}[game.skunk]
+            if game.winner else None,
+            "deals": game.deals,
+            "events": len(game.log),
+        }
+
+    def _match(self, players: list[str], variant: str) -> dict[str, Any]:
+        """The tally of finished games between the same players: a win 1, skunk 2, double 4."""
+        points: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        games = 0
+        for (summary,) in self._db.execute("SELECT summary FROM games"):
+            data = json.loads(summary) if summary else None
+            if not data or data.get("players") != players or data.get("variant") != variant:
+                continue
+            if data.get("winner") is None:
+                continue
+            games += 1
+            name = data["winner_name"]
+            points[name] = points.get(name, 0) + int(data["game_points"])
+            wins[name] = wins.get(name, 0) + 1
+        return {"games": games, "points": points, "wins": wins}
+
+    def _state(self, game_id: int, game: Game) -> dict[str, Any]:
+        state = game.to_json()
+        created = self._db.execute(
+            "SELECT created FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        state["game"] = game_id
+        state["created"] = created[0] if created else None
+        state["match"] = self._match(list(game.settings.players), game.settings.variant.name)
+        return state

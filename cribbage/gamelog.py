@@ -346,11 +346,9 @@ class GameStore:
         return {"games": games, "points": points, "wins": wins}
 
     def _state(self, game_id: int, game: Game) -> dict[str, Any]:
-        state = game.to_json()
         created = self._db.execute(
             "SELECT created FROM games WHERE id = ?", (game_id,)
         ).fetchone()
-        state["game"] = game_id
-        state["created"] = created[0] if created else None
+        state = {"game": game_id, "created": created[0] if created else None, **game.to_json()}
         state["match"] = self._match(list(game.settings.players), game.settings.variant.name)
         return state

@@ -20,7 +20,7 @@ events and the whole game is folded again, so every later score is recomputed.
 >>> game.apply({"type": "play", "seat": "B", "card": "5H"})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-cribbage.errors.RuleError: B cannot lay 5H out of turn: it is A's turn (...)
+cribbage.errors.RuleError: B cannot lay 5H out of turn: it is A's turn, and A cannot have passed (...)
 >>> game.apply({"type": "undo"}).scores
 {'A': 0, 'B': 2}
 """
@@ -476,19 +476,36 @@ class Game:
             awards += play.go(nxt)
         return awards
 
-    def _infer_goes(self, deal: Deal, seat: int, action: str) -> list[PlayAward]:
-        """Seats whose turn came before ``seat``'s said go without saying it (a camera sees
-        only cards laid). Refused when one of them cannot have said go."""
+    def _infer_goes(
+        self, deal: Deal, seat: int, action: str, card: Card | None = None
+    ) -> list[PlayAward]:
+        """Goes the table did not say but the event shows (a camera sees only cards laid).
+
+        Until it is ``seat``'s turn with ``card`` fitting under 31, the seat whose turn it is
+        is taken to have said go; refused when it cannot have (a known hand holding a card
+        that fits, or a count of 21 or less, where any card fits).
+        """
         play = deal.play
         assert play is not None
         awards: list[PlayAward] = []
         target = deal.play_seat(seat)
-        while play.next_seat != target:
+
+        def ready() -> bool:
+            if play.next_seat != target:
+                return False
+            return card is None or play.count + card.value <= 31
+
+        while not ready():
             if play.next_seat is None:
                 raise RuleError(f"the play is over; {_letter(seat)} cannot {action}", rule="phase")
             other = deal.table_seat(play.next_seat)
             why = self._go_refusal(deal, other)
             if why is not None:
+                if other == seat and card is not None:
+                    raise RuleError(
+                        f"{card} would take the count to {play.count + card.value}, past 31 "
+                        f"({why})", rule="thirty-one",
+                    )
                 raise RuleError(
                     f"{_letter(seat)} cannot {action} out of turn: it is {_letter(other)}'s "
                     f"turn, and {_letter(other)} cannot have passed ({why})",
@@ -521,7 +538,7 @@ class Game:
             raise RuleError(f"{card} is not in {letter}'s hand", rule="not-in-hand")
         play = deal.play
         assert play is not None
-        before = self._infer_goes(deal, seat, f"lay {card}")
+        before = self._infer_goes(deal, seat, f"lay {card}", card)
         mine = play.lay(deal.play_seat(seat), card)
         laid.append(card)
         deal.owner[card] = letter

@@ -1,0 +1,1 @@
+"""Tests of the game: rules, variants, claims and muggins, corrections, the SQLite log."""

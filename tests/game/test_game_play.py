@@ -1,0 +1,189 @@
+"""The deal and the play: cut, starter and heels, go, last card, 31, leads, out of cards."""
+
+from __future__ import annotations
+
+from .helpers import explained, new, refused, run
+
+EXAMPLE = ["A 4S", "B 5H", "A 3S", "B 3H", "A 3D", "B 7C", "A go", "B 6D", "A 9C"]
+"""RULES.md's worked example of the play: A (pone) pegs 10, B pegs 6."""
+
+
+def started(**settings):
+    return run(new(**settings), {"type": "dealer", "seat": "B"}, {"type": "starter", "card": "KD"})
+
+
+def test_worked_example_of_the_play():
+    game = run(started(), *EXAMPLE)
+    assert game.scores == {"A": 10, "B": 6}
+    kinds = [(p["seat"], [i["kind"] for i in p["items"]]) for p in game.to_json()["plays"]]
+    assert kinds == [
+        ("A", []), ("B", []), ("A", ["run"]), ("B", ["fifteen", "pair"]), ("A", ["pair"]),
+        ("B", []), ("B", ["thirty-one"]), ("A", ["go"]),
+    ]
+    assert game.phase == "show" and game.next == "A"
+    explained(game)
+
+
+def test_worked_example_with_the_go_inferred():
+    """A camera never hears "go": B laying again at 25 shows that A could not play."""
+    inferred = run(started(), *[e for e in EXAMPLE if e != "A go"])
+    assert inferred.scores == {"A": 10, "B": 6}
+    assert inferred.to_json()["plays"] == run(started(), *EXAMPLE).to_json()["plays"]
+
+
+def test_worked_example_with_whole_hands_known():
+    game = run(
+        new(), {"type": "dealer", "seat": "B"},
+        {"type": "hand", "seat": "A", "cards": ["4S", "3S", "3D", "9C"]},
+        {"type": "hand", "seat": "B", "cards": ["5H", "3H", "7C", "6D"]},
+        {"type": "starter", "card": "KD"}, *EXAMPLE,
+    )
+    assert game.scores == {"A": 10, "B": 6}
+
+
+def test_go_from_a_seat_holding_a_playable_card_is_refused():
+    game = run(
+        new(), {"type": "dealer", "seat": "B"},
+        {"type": "hand", "seat": "A", "cards": ["4S", "3S", "3D", "AC"]},
+        {"type": "starter", "card": "KD"}, "A 4S", "B 5H", "A 3S", "B 3H", "A 3D", "B 7C",
+    )
+    message = refused(game, "A go", "go")
+    assert "AC" in message
+    refused(game, "B 6D", "turn")  # A holds AC, so A cannot have passed
+
+
+def test_go_at_a_low_count_is_refused_when_hands_are_unknown():
+    game = run(started(), "A 4S", "B 5H")
+    assert "any card fits" in refused(game, "A go", "go")
+    refused(game, "B 6D", "turn")
+
+
+def test_play_out_of_turn_and_past_31():
+    game = run(started(), "A TS", "B KH", "A QS")
+    refused(game, "A 5C", "turn")
+    known = run(
+        new(), {"type": "dealer", "seat": "B"},
+        {"type": "hand", "seat": "B", "cards": ["KH", "9C", "AC", "2C"]},
+        {"type": "starter", "card": "KD"}, "A TS", "B KH", "A QS",
+    )
+    assert "past 31" in refused(known, "B 9C", "thirty-one")
+    after = run(known, "B AC")
+    assert after.scores == {"A": 0, "B": 2} and after.count == 0 and after.next == "A"
+
+
+def test_a_card_too_big_at_30_means_both_passed():
+    """Unknown hands: at 30 B lays a nine. So B could not play, nor A: A took last card and
+    B leads the next series with the nine."""
+    game = run(started(), "A TS", "B KH", "A QS", "B 9C")
+    assert game.scores == {"A": 1, "B": 0}
+    assert game.to_json()["series"] == ["9C"] and game.next == "A"
+    explicit = run(started(), "A TS", "B KH", "A QS", "B go", "A go", "B 9C")
+    assert explicit.to_json()["plays"] == game.to_json()["plays"]
+    # A cannot lay again at 30: B would lead after A's last card
+    refused(run(started(), "A TS", "B KH", "A QS"), "A 5C", "turn")
+
+
+def test_thirty_one_resets_and_the_next_seat_leads():
+    game = run(started(), "A TS", "B KH", "A 5S", "B 6H")
+    assert game.count == 0 and game.next == "A"
+    assert [a.item.kind for a in game.last] == ["thirty-one"]
+    assert game.scores == {"A": 0, "B": 2}
+
+
+def test_a_player_out_of_cards_drops_out_and_the_last_card_pegs():
+    game = run(started(), "A TS", "B TH", "A 5S", "B 6H", "A 2S", "B KS", "A AS")
+    assert game.to_json()["hands"]["A"]["left"] == 0
+    assert game.next == "B"
+    game = run(game, "B QS")
+    assert game.phase == "show"
+    assert game.scores == {"A": 0, "B": 2 + 2 + 1}
+    assert [a.item.kind for a in game.last] == ["go"]
+
+
+def test_a_fifth_card_in_a_hand_is_refused():
+    game = run(started(), "A TS", "B TH", "A 5S", "B 6H", "A 2S", "B KS", "A AS")
+    refused(game, "A 3C", "hand-size")
+
+
+def test_a_card_seen_twice_in_a_deal_is_refused():
+    game = run(started(), "A TS")
+    refused(game, "B TS", "card-seen")
+    refused(game, "B KD", "card-seen")  # the starter
+    hands = run(new(), {"type": "dealer", "seat": "A"},
+                {"type": "hand", "seat": "A", "cards": ["5C", "5D", "JS", "6H", "2C", "9D"]})
+    refused(hands, {"type": "hand", "seat": "B", "cards": ["5C", "4D", "4S", "7H", "7C", "9H"]},
+            "card-seen")
+    refused(hands, {"type": "starter", "card": "9D"}, "card-seen")
+    refused(hands, {"type": "discard", "seat": "A", "cards": ["2C", "9S"]}, "not-in-hand")
+    hands = run(hands, {"type": "discard", "seat": "A", "cards": ["2C", "9D"]},
+                {"type": "starter", "card": "KD"})
+    refused(hands, "B 9D", "card-seen")  # in the crib
+    refused(hands, "A 7D", "not-in-hand")
+    refused(hands, "A 5C", "turn")  # B, the pone, leads
+    refused(hands, "B 5C", "card-seen")
+
+
+def test_hand_sizes():
+    game = run(new(), {"type": "dealer", "seat": "A"})
+    refused(game, {"type": "hand", "seat": "B", "cards": ["5C", "5D", "JS", "6H", "2C"]},
+            "hand-size")
+    game = run(game, {"type": "hand", "seat": "B", "cards": ["5C", "5D", "JS", "6H"]})
+    refused(game, {"type": "hand", "seat": "B", "cards": ["7C", "7D", "7S", "7H"]}, "hand")
+    refused(game, {"type": "discard", "seat": "A", "cards": ["7C"]}, "hand-size")
+    game = run(game, {"type": "starter", "card": "KD"})
+    refused(game, "B 9C", "not-in-hand")
+
+
+def test_heels_pegs_two_to_the_dealer_at_once():
+    game = run(new(), {"type": "dealer", "seat": "B"}, {"type": "starter", "card": "JC"})
+    assert game.scores == {"A": 0, "B": 2}
+    assert game.last[0].item.kind == "heels" and game.phase == "play"
+
+
+def test_heels_can_win_the_game():
+    game = run(new(), {"type": "dealer", "seat": "B"},
+               {"type": "adjust", "seat": "B", "points": 120, "reason": "test"})
+    game = run(game, {"type": "starter", "card": "JC"})
+    assert game.winner == "B" and game.scores["B"] == 121 and game.phase == "over"
+    assert game.last[0].pegged == 1 and game.last[0].item.points == 2
+    refused(game, "A 5C", "phase")
+
+
+def test_cut_for_deal_and_three_for_last():
+    game = run(new(), {"type": "cut", "cards": {"A": "9H", "B": "4C"}})
+    assert game.dealer == "B" and game.phase == "deal"
+    tie = run(new(), {"type": "cut", "cards": {"A": "9H", "B": "9C"}})
+    assert tie.phase == "cut" and tie.to_json()["cuts"][-1]["tie"]
+    again = run(tie, {"type": "cut", "cards": {"A": "AH", "B": "2C"}})
+    assert again.dealer == "A"
+    old = run(new(three_for_last=True), {"type": "dealer", "seat": "A"})
+    assert old.scores == {"A": 0, "B": 3}
+    assert old.last[0].item.kind == "three-for-last"
+
+
+def test_events_in_the_wrong_phase():
+    game = new()
+    refused(game, {"type": "starter", "card": "5H"}, "phase")
+    refused(game, "A 5H", "phase")
+    game = run(game, {"type": "dealer", "seat": "A"})
+    refused(game, {"type": "dealer", "seat": "B"}, "phase")
+    refused(game, "B 5H", "phase")
+    refused(game, {"type": "show", "seat": "B", "cards": ["5H", "6H", "7H", "8H"]}, "phase")
+    game = run(game, {"type": "starter", "card": "5H"})
+    refused(game, {"type": "starter", "card": "6H"}, "phase")
+    refused(game, {"type": "hand", "seat": "B", "cards": ["5C", "5D", "JS", "6H"]}, "phase")
+    refused(game, {"type": "crib", "cards": ["5C", "5D", "JS", "6C"]}, "phase")
+
+
+def test_malformed_events_are_refused():
+    import pytest
+
+    from cribbage.errors import CribbageError
+
+    game = started()
+    for bad in [{"type": "play", "seat": "Z", "card": "5H"}, {"type": "play", "seat": "A"},
+                {"type": "fly"}, {"type": "play", "seat": "A", "card": "1X"}, ["play"],
+                {"type": "adjust", "seat": "A", "points": -2},
+                {"type": "correct", "event": 1, "with": {"type": "undo"}}]:
+        with pytest.raises(CribbageError):
+            game.apply(bad)

@@ -1,1 +1,93 @@
-"""web part of Cribbage Companion (see README)."""
+"""The companion page: a Flask application factory, phone first, nothing loaded from outside.
+
+:func:`create_app` takes the companion (anything with the :class:`web.ports.Table` methods) and a
+configuration; it never builds a store, LEDs or a camera itself. ``crib serve`` runs the app under
+waitress; tests drive it with Flask's test client::
+
+    app = create_app(table, {"DATA_DIR": tmp_path})
+    client = app.test_client()
+    client.get("/api/session").json["csrf"]
+
+Configuration keys (all optional but ``DATA_DIR``):
+
+``DATA_DIR``           folder for ``web.json`` (session key, PIN) and ``photos/``
+``PIN``                set the table PIN at start (``""`` = no PIN); else the stored one is kept
+``MAX_CONTENT_LENGTH`` largest request body, bytes (default 12 MB: a phone photo)
+``MAX_IMAGE_PIXELS``   largest photo, pixels (default 40 M), checked before decoding
+``MAX_STREAMS``        live pages at once (each holds a server thread); more poll instead
+``SSE_HEARTBEAT``      seconds between keep-alive comments on a live stream (default 15)
+``SSE_MAX_AGE``        seconds before a live stream ends and the page reconnects (default 300)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from web.hub import Hub
+from web.ports import Table
+from web.security import Throttle, WebSettings
+from web.words import enrich
+
+__all__ = ["WebContext", "create_app"]
+
+
+@dataclass
+class WebContext:
+    """Everything a request handler needs, kept in ``app.extensions["crib"]``."""
+
+    table: Table
+    hub: Hub
+    settings: WebSettings
+    throttle: Throttle
+    photo_dir: Path
+
+
+def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app around ``table``."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        MAX_CONTENT_LENGTH=12 * 1024 * 1024,
+        MAX_IMAGE_PIXELS=40_000_000,
+        MAX_STREAMS=48,
+        SSE_HEARTBEAT=15.0,
+        SSE_MAX_AGE=300.0,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(dict(config))
+    if not app.config.get("DATA_DIR"):
+        raise ValueError("create_app needs DATA_DIR, the folder for settings and photos")
+    data_dir = Path(app.config["DATA_DIR"])
+    settings = WebSettings(data_dir / "web.json")
+    pin = app.config.get("PIN")
+    if pin is not None:
+        settings.set_pin(pin or None)
+    app.secret_key = settings.secret_key
+
+    hub = Hub(max_streams=int(app.config["MAX_STREAMS"]))
+    ctx = WebContext(table, hub, settings, Throttle(), data_dir / "photos")
+    app.extensions["crib"] = ctx
+
+    def relay(topic: str, data: dict[str, Any]) -> None:
+        if topic == "state":
+            data = {"game_id": data["game_id"], "state": enrich(data["state"])}
+            hub.publish(f"state:{data['game_id']}", json.dumps(data, separators=(",", ":")))
+        else:
+            hub.publish(topic, json.dumps(data, separators=(",", ":")))
+
+    table.add_listener(relay)
+
+    from web import api, errors, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    errors.register(app)
+    return app

@@ -1,0 +1,64 @@
+"""``crib serve``: run the companion, the page for the phones at the table.
+
+    crib serve                       # 127.0.0.1:8121 (0.0.0.0 on a Raspberry Pi)
+    crib serve --demo                # a demo deal plays itself; LEDs drawn on the page
+    crib serve --host 0.0.0.0 --port 8121 --data ~/crib --leds sim --pin 4321
+
+The page is served by waitress (never Flask's debug server) and logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.cli.base import UsageError
+
+DEFAULT_PORT = 8121
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="run the companion: the live page, the game store and the LEDs",
+        description="Run the companion: the page for the phones at the table (waitress), the "
+        "game store (SQLite in the data folder) and the LED output. Stop with Ctrl-C.",
+    )
+    p.add_argument("--host", default=None,
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 on a Raspberry Pi)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"port to listen on (default {DEFAULT_PORT})")
+    p.add_argument("--data", metavar="DIR", default=None,
+                   help="data folder: games database, photos, settings "
+                   "(default: the platform's user data folder)")
+    p.add_argument("--leds", default="sim", metavar="OUTPUT",
+                   help="LED output: sim (drawn on the page), none, pico:/dev/ttyACM0, "
+                   "spi-apa102 or spi-ws2812 (default sim)")
+    p.add_argument("--board-tracks", type=int, choices=(2, 3), default=None,
+                   help="tracks on the physical board (default: follow the game, 2 or 3)")
+    p.add_argument("--board-laps", type=int, choices=(1, 2), default=1,
+                   help="1 for a 121-hole board, 2 for a 61-hole board played twice round")
+    p.add_argument("--demo", action="store_true",
+                   help="start a demo game that plays a scripted deal slowly, for a first look")
+    p.add_argument("--pin", default=None, metavar="DIGITS",
+                   help="set the table PIN needed to change anything (4-12 digits; '' = no PIN); "
+                   "kept in the data folder for later starts")
+    p.add_argument("--threads", type=int, default=None,
+                   help="server threads (default: live pages + 8; each live page holds one)")
+    p.add_argument("--max-live", type=int, default=64, metavar="N",
+                   help="pages following live at once; more fall back to polling (default 64)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.service import ServeConfig, serve
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    if args.pin not in (None, "") and not (args.pin.isdigit() and 4 <= len(args.pin) <= 12):
+        raise UsageError("--pin is 4 to 12 digits (or '' for no PIN)")
+    if args.max_live < 1:
+        raise UsageError("--max-live must be at least 1")
+    if args.threads is not None and args.threads < 2:
+        raise UsageError("--threads must be at least 2")
+    config = ServeConfig.from_args(args)
+    return serve(config)

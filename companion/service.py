@@ -1,0 +1,509 @@
+"""The composition root behind ``crib serve``: builds the parts from configuration and joins them.
+
+The only module that knows every part. :class:`Companion` holds the game store (SQLite), the
+LED output and the card reader, and hands the page (``web``) one object with the methods of
+:class:`web.ports.Table`. After every change to a game it tells its listeners (the page's live
+hub) and queues an LED frame; the LEDs are drawn on a worker thread that keeps only the newest
+frame, so a slow strip never holds up a request.
+
+>>> import tempfile, pathlib
+>>> companion = Companion.build(ServeConfig(data_dir=pathlib.Path(tempfile.mkdtemp())))
+>>> game = companion.new_game({"players": ["Alice", "Bob"]})
+>>> companion.apply(game, {"type": "dealer", "seat": "B"})["phase"]
+'deal'
+>>> companion.wait_leds(), companion.led_frame_png()[:4]
+(True, b'\\x89PNG')
+>>> companion.close()
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("companion")
+
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
+    """True on a Raspberry Pi (its device tree names the model).
+
+    >>> on_raspberry_pi(Path("/nonexistent"))
+    False
+    """
+    try:
+        return "raspberry pi" in model_file.read_bytes().decode("ascii", "replace").lower()
+    except OSError:
+        return False
+
+
+def default_data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("cribbage-companion"))
+
+
+@dataclass
+class ServeConfig:
+    """Everything ``crib serve`` can be told."""
+
+    data_dir: Path
+    host: str = "127.0.0.1"
+    port: int = 8121
+    leds: str = "sim"
+    board_tracks: int | None = None
+    board_laps: int = 1
+    demo: bool = False
+    demo_step_s: float = 2.5
+    pin: str | None = None
+    max_live: int = 64
+    threads: int | None = None
+    web: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def server_threads(self) -> int:
+        """Each live page holds a thread while it follows; leave 8 for everything else."""
+        return self.threads or self.max_live + 8
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ServeConfig:
+        host = args.host or ("0.0.0.0" if on_raspberry_pi() else "127.0.0.1")
+        return cls(
+            data_dir=Path(args.data).expanduser() if args.data else default_data_dir(),
+            host=host,
+            port=args.port,
+            leds=args.leds,
+            board_tracks=args.board_tracks,
+            board_laps=args.board_laps,
+            demo=args.demo,
+            pin=args.pin,
+            max_live=args.max_live,
+            threads=args.threads,
+        )
+
+
+class LedWorker:
+    """Draws LED frames on its own thread; only the newest pending state is drawn."""
+
+    def __init__(self, draw: Callable[[dict[str, Any]], None]) -> None:
+        self._draw = draw
+        self._cond = threading.Condition()
+        self._pending: dict[str, Any] | None = None
+        self._busy = False
+        self._stop = False
+        self.frames = 0
+        self._thread = threading.Thread(target=self._run, name="leds", daemon=True)
+        self._thread.start()
+
+    def submit(self, state: dict[str, Any]) -> None:
+        with self._cond:
+            self._pending = state
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until every submitted state is drawn (for tests and the benchmark)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._pending is not None or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None and not self._stop:
+                    self._cond.wait()
+                if self._stop:
+                    return
+                state, self._pending = self._pending, None
+                self._busy = True
+            try:
+                self._draw(state)
+                self.frames += 1
+            except Exception:  # a strip error must not stop the table
+                log.exception("LED output failed; the game goes on")
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        self._thread.join(timeout=2)
+
+
+class Companion:
+    """The running companion: store + LED output + card reader, as the page's ``Table``.
+
+    ``leds`` is an output spec (``sim``, ``pico:/dev/ttyACM0``, ``spi-apa102``, ``none``; see
+    :func:`firmware.outputs.open_output`). ``board_tracks`` fixes the physical board's tracks;
+    left ``None`` (the simulator) the board follows the game, 2 or 3 tracks.
+    """
+
+    def __init__(self, store: Any, *, leds: str = "none", board_tracks: int | None = None,
+                 board_laps: int = 1, demo: bool = False) -> None:
+        self.store = store
+        self.leds_spec = leds
+        self.board_tracks = board_tracks
+        self.board_laps = board_laps
+        self.demo = demo
+        self._listeners: list[Listener] = []
+        self._layouts: dict[tuple[int, int], Any] = {}
+        self._lock = threading.Lock()
+        self._output: Any = None
+        self._output_layout: Any = None
+        self._worker: LedWorker | None = None
+        if leds not in ("none", "off", ""):
+            if board_tracks is not None or leds != "sim":
+                # a real strip is opened now so a wrong port fails at start, not mid-game
+                self._open_output(self.layout(board_tracks or 2, 121))
+            self._worker = LedWorker(self._draw_leds)
+
+    # --- building ------------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, config: ServeConfig) -> Companion:
+        """The companion ``config`` describes: the store in ``data_dir``, the chosen LEDs."""
+        from cribbage.gamelog import GameStore
+
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        store = GameStore(config.data_dir / "games.sqlite3")
+        try:
+            return cls(store, leds=config.leds, board_tracks=config.board_tracks,
+                       board_laps=config.board_laps, demo=config.demo)
+        except Exception:
+            store.close()
+            raise
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+        if self._output is not None:
+            self._output.close()
+        self.store.close()
+
+    # --- listeners -----------------------------------------------------------------------
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _tell(self, topic: str, data: dict[str, Any]) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(topic, data)
+            except Exception:
+                log.exception("a listener failed on %s", topic)
+
+    def _changed(self, game_id: int, state: dict[str, Any]) -> None:
+        self._tell("state", {"game_id": game_id, "state": state})
+        if self._worker is not None and game_id == self.store.latest_game():
+            self._worker.submit(state)
+
+    # --- the game ------------------------------------------------------------------------
+
+    def new_game(self, settings: dict[str, Any]) -> int:
+        game_id = int(self.store.new_game(settings))
+        state = self.store.state(game_id)
+        self._tell("games", {"latest": game_id})
+        self._changed(game_id, state)
+        return game_id
+
+    def apply(self, game_id: int, event: dict[str, Any], source: str = "page") -> dict[str, Any]:
+        state: dict[str, Any] = self.store.apply(game_id, event, source=source)
+        self._changed(game_id, state)
+        return state
+
+    def state(self, game_id: int) -> dict[str, Any]:
+        return self.store.state(game_id)  # type: ignore[no-any-return]
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        return self.store.events(game_id)  # type: ignore[no-any-return]
+
+    def games(self) -> list[dict[str, Any]]:
+        return self.store.games()  # type: ignore[no-any-return]
+
+    def latest_game(self) -> int | None:
+        return self.store.latest_game()  # type: ignore[no-any-return]
+
+    # --- board and LEDs ------------------------------------------------------------------
+
+    def layout(self, tracks: int, target: int) -> Any:
+        """The board layout (cached): the physical board's when it is fixed."""
+        from firmware.layout import BoardLayout
+
+        tracks = self.board_tracks or tracks
+        key = (tracks, target)
+        with self._lock:
+            if key not in self._layouts:
+                self._layouts[key] = BoardLayout.standard(
+                    tracks=tracks, laps=self.board_laps, target=target
+                )
+            return self._layouts[key]
+
+    def board_layout(self, tracks: int, target: int) -> dict[str, Any]:
+        return self.layout(tracks, target).to_dict()  # type: ignore[no-any-return]
+
+    def led_frame_png(self) -> bytes | None:
+        output = self._output
+        latest = getattr(output, "latest_png", None)
+        return latest() if callable(latest) else None
+
+    def wait_leds(self, timeout: float = 5.0) -> bool:
+        """Wait until the LEDs show the latest change (tests, benchmark)."""
+        return self._worker.wait_idle(timeout) if self._worker is not None else True
+
+    def _open_output(self, layout: Any) -> None:
+        from firmware.outputs import open_output
+
+        if self._output is not None:
+            self._output.close()
+        self._output = open_output(self.leds_spec, layout)
+        self._output_layout = layout
+
+    def _draw_leds(self, state: dict[str, Any]) -> None:
+        from firmware.render import render_frame
+
+        sides = state.get("sides") or []
+        layout = self.layout(3 if len(sides) == 3 else 2, int(state.get("target") or 121))
+        if self._output is None or (
+            self.leds_spec == "sim" and self._output_layout is not layout
+        ):
+            self._open_output(layout)
+        frame = render_frame(self._output_layout, pegs_of(state), colours_of(state))
+        self._output.show(frame)
+        self._tell("leds", {"frame": self._worker.frames + 1 if self._worker else 0})
+
+    # --- the camera ----------------------------------------------------------------------
+
+    def read_cards(self, image: bytes) -> dict[str, Any]:
+        """The cards read in a photo (``vision.reader``), as JSON for the page."""
+        from web.ports import VisionUnavailable
+
+        try:
+            from vision.reader import load_image, read_cards
+        except Exception as exc:  # missing module, OpenCV trouble, a model file missing
+            raise VisionUnavailable(f"{type(exc).__name__}: {exc}") from exc
+        reading = read_cards(load_image(image))
+        return reading.to_json()  # type: ignore[no-any-return]
+
+    def status(self) -> dict[str, Any]:
+        leds = self.leds_spec.partition(":")[0] if self._worker is not None else "none"
+        return {"leds": leds, "demo": self.demo}
+
+
+def pegs_of(state: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """The pegs the LEDs show, by track letter: side ``k`` of the game pegs on track ``k``.
+
+    >>> pegs_of({"sides": [{"id": "AC"}, {"id": "BD"}], "pegs": {"AC": [12, 7], "BD": [3, 0]}})
+    {'A': (12, 7), 'B': (3, 0)}
+    """
+    pegs = state.get("pegs") or {}
+    out: dict[str, tuple[int, int]] = {}
+    for k, side in enumerate(state.get("sides") or []):
+        front, back = pegs.get(side["id"], (0, 0))
+        out["ABC"[k]] = (int(front), int(back))
+    return out
+
+
+def colours_of(state: dict[str, Any]) -> dict[str, tuple[int, int, int]]:
+    """Each track's peg colour as RGB, from the sides' ``#rrggbb`` colours (others skipped).
+
+    >>> colours_of({"sides": [{"id": "A", "colour": "#d62728"}, {"id": "B", "colour": "red"}]})
+    {'A': (214, 39, 40)}
+    """
+    out: dict[str, tuple[int, int, int]] = {}
+    for k, side in enumerate(state.get("sides") or []):
+        colour = str(side.get("colour") or "")
+        if len(colour) == 7 and colour.startswith("#"):
+            try:
+                out["ABC"[k]] = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+            except ValueError:
+                continue
+    return out
+
+
+class DemoDealer:
+    """Plays a demo game into the companion, one event every ``step_s`` seconds.
+
+    Deals are shuffled with a fixed seed; each player keeps four of six cards, lays the first
+    card that fits the count (one making 15 or 31 first), says go when none fits, and counts
+    the hands and the crib. It stops at the end of the game, when someone starts another game
+    (the page follows the newest one), or at :meth:`stop`.
+    """
+
+    NAMES = ("Alice", "Bob")
+
+    def __init__(self, companion: Companion, step_s: float = 2.5, seed: int = 121) -> None:
+        import random
+
+        self.companion = companion
+        self.step_s = step_s
+        self.rng = random.Random(seed)
+        self.game_id: int | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="demo", daemon=True)
+        self.kept: dict[str, list[str]] = {}
+        self.crib: list[str] = []
+        self.starter = ""
+
+    def start(self) -> int:
+        self.game_id = self.companion.new_game(
+            {"players": list(self.NAMES), "variant": "six-card", "counting": "auto"}
+        )
+        self._thread.start()
+        return self.game_id
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _deal(self) -> None:
+        from cribbage.cards import PACK
+
+        pack = [c.name for c in PACK]
+        self.rng.shuffle(pack)
+        self.kept = {"A": pack[0:4], "B": pack[6:10]}
+        self.crib = pack[4:6] + pack[10:12]
+        self.starter = pack[12]
+
+    def next_event(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """The demo's next event for ``state``, or None when the game is over."""
+        phase = state.get("phase")
+        if phase == "over":
+            return None
+        if state.get("dealer") is None:
+            return {"type": "dealer", "seat": "B"}
+        if phase == "deal":
+            self._deal()
+            return {"type": "starter", "card": self.starter}
+        seat = state.get("next")
+        if phase == "play" and seat:
+            from cribbage.cards import parse_card
+
+            laid = set(state["hands"][seat]["laid"])
+            count = int(state.get("count") or 0)
+            fits = [c for c in self.kept[seat] if c not in laid
+                    and count + parse_card(c).value <= 31]
+            if not fits:
+                return {"type": "go", "seat": seat}
+            fits.sort(key=lambda c: count + parse_card(c).value not in (15, 31))
+            return {"type": "play", "seat": seat, "card": fits[0]}
+        if phase == "show" and seat == "crib":
+            return {"type": "crib", "cards": self.crib}
+        if phase == "show" and seat:
+            return {"type": "show", "seat": seat, "cards": self.kept[seat]}
+        return None
+
+    def _run(self) -> None:
+        assert self.game_id is not None
+        while not self._stop.wait(self.step_s):
+            if self.companion.latest_game() != self.game_id:
+                log.info("demo: another game started; the demo stops")
+                return
+            state = self.companion.state(self.game_id)
+            event = self.next_event(state)
+            if event is None:
+                log.info("demo: game over")
+                return
+            try:
+                self.companion.apply(self.game_id, event, source="demo")
+            except Exception:
+                log.exception("demo: event refused; the demo stops")
+                return
+
+
+# --- running the server --------------------------------------------------------------------
+
+
+def build_app(config: ServeConfig, companion: Companion) -> Any:
+    from web import create_app
+
+    web_config = {
+        "DATA_DIR": config.data_dir,
+        "MAX_STREAMS": config.max_live,
+        **config.web,
+    }
+    if config.pin is not None:
+        web_config["PIN"] = config.pin
+    return create_app(companion, web_config)
+
+
+def make_server(config: ServeConfig, app: Any) -> Any:
+    """A waitress server for ``app`` (not yet running): ``server.run()``, ``server.close()``."""
+    from waitress import create_server
+
+    return create_server(
+        app,
+        host=config.host,
+        port=config.port,
+        threads=config.server_threads,
+        connection_limit=max(100, config.max_live + 50),
+        channel_timeout=120,
+        ident="cribbage-companion",
+    )
+
+
+def serve(config: ServeConfig) -> int:
+    """Run until Ctrl-C or SIGTERM: what ``crib serve`` does."""
+    logging.basicConfig(
+        level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    from companion.cli.base import UsageError
+
+    try:
+        companion = Companion.build(config)
+    except (OSError, RuntimeError, ValueError) as exc:  # OutputUnavailable is a RuntimeError
+        raise UsageError(f"cannot start: {exc}") from exc
+    app = build_app(config, companion)
+    try:
+        server = make_server(config, app)
+    except OSError as exc:
+        companion.close()
+        raise UsageError(f"cannot listen on {config.host}:{config.port}: {exc.strerror}") from exc
+    demo = None
+    if config.demo:
+        demo = DemoDealer(companion, step_s=config.demo_step_s)
+        demo.start()
+    port = server.effective_port
+    shown = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
+    print(f"Cribbage Companion: open http://{shown}:{port}/ on a phone or browser "
+          f"(data in {config.data_dir}; Ctrl-C stops)", flush=True)
+    if config.host in ("0.0.0.0", "::"):
+        print("  listening on every network address of this machine", flush=True)
+
+    hub = app.extensions["crib"].hub
+
+    def stop(signum: int, frame: Any) -> None:
+        # end the live streams first: waitress waits for its threads when it stops
+        hub.close_all()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        log.info("stopping")
+    finally:
+        if demo is not None:
+            demo.stop()
+        hub.close_all()
+        server.close()
+        time.sleep(0.1)
+        companion.close()
+    return 0

@@ -1,0 +1,367 @@
+"""The JSON API under ``/api``: everything the page does, documented in ``web/openapi.yaml``.
+
+Reading is open. Every ``POST`` needs the session's CSRF token (``GET /api/session`` gives it, send
+it back as ``X-CSRF-Token``) and, when a table PIN is set, an unlocked session
+(``POST /api/unlock``) or an ``X-Table-Pin`` header.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_file, session
+
+from cribbage.cards import parse_card, parse_cards
+from cribbage.errors import CribbageError
+from web import WebContext
+from web.board import board_svg
+from web.chart import score_chart
+from web.errors import ApiError
+from web.history import game_summary, match_tally, score_series
+from web.hub import HubFull
+from web.ports import VisionUnavailable
+from web.security import check_pin_format, new_csrf_token, same_token
+from web.uploads import UploadError, check_image, photo_path, store_photo
+from web.words import enrich
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_EVENT_BYTES = 16_384
+PIN_FREE = {"api.unlock", "api.lock", "api.set_pin", "api.count"}
+"""Endpoints that need the CSRF token but not the PIN."""
+
+
+def ctx() -> WebContext:
+    return current_app.extensions["crib"]  # type: ignore[no-any-return]
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, made on first use."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = new_csrf_token()
+        session["csrf"] = token
+    return token
+
+
+def unlocked() -> bool:
+    settings = ctx().settings
+    if settings.pin_state != "set":
+        return True
+    return session.get("unlocked") == settings.pin_version
+
+
+@bp.before_app_request
+def guard() -> None:
+    """CSRF on every state-changing request, then the PIN where one is set."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
+    if not same_token(sent, session.get("csrf")):
+        raise ApiError(403, "missing or stale CSRF token: reload the page", need="csrf")
+    if request.endpoint in PIN_FREE or unlocked():
+        return
+    header_pin = request.headers.get("X-Table-Pin")
+    if header_pin is not None:
+        check_pin_or_refuse(header_pin)
+        return
+    raise ApiError(403, "this table has a PIN: unlock to change anything", need="pin")
+
+
+def check_pin_or_refuse(pin: object) -> None:
+    c = ctx()
+    who = request.remote_addr or "?"
+    if c.throttle.blocked(who):
+        raise ApiError(429, "too many wrong PINs: wait a minute")
+    if not c.settings.check_pin(pin):
+        c.throttle.fail(who)
+        raise ApiError(403, "wrong PIN", need="pin")
+
+
+def body_object() -> dict[str, Any]:
+    """The request's JSON body, which must be an object."""
+    if request.content_length is not None and request.content_length > MAX_EVENT_BYTES:
+        raise ApiError(413, "the request is too large")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "send a JSON object (Content-Type: application/json)")
+    return data
+
+
+def game_or_404(game_id: int) -> dict[str, Any]:
+    table = ctx().table
+    try:
+        return table.state(game_id)
+    except (KeyError, LookupError, CribbageError) as exc:
+        raise ApiError(404, f"no game {game_id}") from exc
+
+
+# --- session, PIN -------------------------------------------------------------------------
+
+
+@bp.get("/session")
+def get_session() -> Response:
+    c = ctx()
+    return jsonify(
+        csrf=csrf_token(),
+        pin=c.settings.pin_state,
+        unlocked=unlocked(),
+        companion=c.table.status(),
+        live_streams=c.hub.open_streams,
+        max_streams=c.hub.max_streams,
+    )
+
+
+@bp.post("/unlock")
+def unlock() -> Response:
+    check_pin_or_refuse(body_object().get("pin"))
+    session["unlocked"] = ctx().settings.pin_version
+    return jsonify(unlocked=True)
+
+
+@bp.post("/lock")
+def lock() -> Response:
+    session.pop("unlocked", None)
+    return jsonify(unlocked=unlocked())
+
+
+@bp.post("/pin")
+def set_pin() -> Response:
+    """Choose the table PIN: at first start, or later from an unlocked session."""
+    settings = ctx().settings
+    if settings.pin_state == "set" and not unlocked():
+        raise ApiError(403, "unlock with the current PIN to change it", need="pin")
+    pin = body_object().get("pin")
+    if pin is not None and pin != "":
+        try:
+            check_pin_format(pin)
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from exc
+    settings.set_pin(pin or None)
+    if pin:
+        session["unlocked"] = settings.pin_version
+    return jsonify(pin=settings.pin_state, unlocked=True)
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    table = ctx().table
+    games = [game_summary(g) for g in table.games()]
+    return jsonify(games=games, latest=table.latest_game(), tally=match_tally(games))
+
+
+@bp.post("/games")
+def new_game() -> tuple[Response, int]:
+    table = ctx().table
+    settings = body_object()
+    game_id = table.new_game(settings)
+    return jsonify(game_id=game_id, state=enrich(table.state(game_id))), 201
+
+
+@bp.get("/games/latest")
+def latest() -> Response:
+    game_id = ctx().table.latest_game()
+    if game_id is None:
+        raise ApiError(404, "no game yet: start one")
+    return jsonify(game_id=game_id, state=enrich(ctx().table.state(game_id)))
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int) -> Response:
+    return jsonify(game_id=game_id, state=enrich(game_or_404(game_id)))
+
+
+@bp.get("/games/<int:game_id>/events")
+def list_events(game_id: int) -> Response:
+    game_or_404(game_id)
+    return jsonify(game_id=game_id, events=ctx().table.events(game_id))
+
+
+@bp.post("/games/<int:game_id>/events")
+def post_event(game_id: int) -> Response:
+    before = game_or_404(game_id)
+    event = body_object()
+    if not isinstance(event.get("type"), str):
+        raise ApiError(400, 'an event needs a "type", like {"type": "go", "seat": "A"}')
+    state = ctx().table.apply(game_id, event, source="page")
+    return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state))
+
+
+@bp.get("/games/<int:game_id>/chart.svg")
+def chart(game_id: int) -> Response:
+    state = game_or_404(game_id)
+    series, colours = score_series(state, ctx().table.events(game_id))
+    target = int(state.get("target") or state.get("settings", {}).get("target") or 121)
+    svg = score_chart(series, target=target, colours=colours)
+    return Response(svg, mimetype="image/svg+xml")
+
+
+def score_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """Which seats' scores an event changed: ``[{"seat": "A", "from": 10, "to": 12}]``."""
+    old, new = before.get("scores") or {}, after.get("scores") or {}
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return []
+    return [
+        {"seat": seat, "from": old.get(seat, 0), "to": new[seat]}
+        for seat in new
+        if old.get(seat, 0) != new[seat]
+    ]
+
+
+# --- live updates -------------------------------------------------------------------------
+
+
+@bp.get("/stream")
+def stream() -> Response:
+    """Server-sent events: ``state`` for the followed game, ``games`` and ``leds``."""
+    c = ctx()
+    game = request.args.get("game", type=int)
+    try:
+        sub = c.hub.subscribe()
+    except HubFull as exc:
+        raise ApiError(503, f"{exc}: this page will poll instead", poll=True) from exc
+    heartbeat = float(current_app.config["SSE_HEARTBEAT"])
+    max_age = float(current_app.config["SSE_MAX_AGE"])
+    first = None
+    if game is not None:
+        try:
+            first = json.dumps({"game_id": game, "state": enrich(c.table.state(game))})
+        except (KeyError, LookupError, CribbageError):
+            sub.close()
+            raise ApiError(404, f"no game {game}") from None
+
+    def events() -> Iterator[str]:
+        try:
+            yield "retry: 1500\n\n"
+            if first is not None:
+                yield f"event: state\ndata: {first}\n\n"
+            deadline = time.monotonic() + max_age
+            while not sub.closed and time.monotonic() < deadline:
+                item = sub.get(timeout=heartbeat)
+                if item is None:
+                    yield ": still here\n\n"
+                    continue
+                topic, data = item
+                kind, _, key = topic.partition(":")
+                if kind == "state" and game is not None and key != str(game):
+                    continue
+                yield f"event: {kind}\ndata: {data}\n\n"
+        finally:
+            sub.close()
+
+    return Response(
+        events(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+# --- board and LEDs -----------------------------------------------------------------------
+
+
+def board_args() -> tuple[int, int]:
+    tracks = request.args.get("tracks", default=2, type=int)
+    target = request.args.get("target", default=121, type=int)
+    if tracks not in (2, 3):
+        raise ApiError(400, "tracks is 2 or 3")
+    if target not in (61, 121):
+        raise ApiError(400, "target is 61 or 121")
+    return tracks, target
+
+
+@bp.get("/board")
+def board() -> Response:
+    """The board layout the LEDs use, as JSON (``?tracks=2&target=121``)."""
+    return jsonify(ctx().table.board_layout(*board_args()))
+
+
+@bp.get("/board.svg")
+def board_drawing() -> Response:
+    """The board drawn as SVG from that layout, holes ``h{track}-{hole}``, pegs ``peg-{seat}-*``."""
+    svg = board_svg(ctx().table.board_layout(*board_args()))
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response
+
+
+@bp.get("/leds.png")
+def leds_png() -> Response:
+    frame = ctx().table.led_frame_png()
+    if frame is None:
+        raise ApiError(404, "the LEDs are not simulated on this table")
+    response = Response(frame, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- counting a hand, by photo or by hand -------------------------------------------------
+
+
+@bp.post("/count")
+def count() -> Response:
+    """Count a hand: ``{"hand": ["5C", "5D", "5H", "JS"], "starter": "5S", "crib": false}``."""
+    data = body_object()
+    hand, starter = data.get("hand"), data.get("starter")
+    if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+        raise ApiError(400, 'send "hand" as a list of four cards, like ["5C", "5D", "5H", "JS"]')
+    if not isinstance(starter, str):
+        raise ApiError(400, 'send the "starter" card, like "5S"')
+    cards = parse_cards(hand)
+    turned = parse_card(starter)
+    if turned in cards:
+        raise ApiError(400, f"{turned} is both in the hand and the starter")
+    from cribbage.show import score_hand
+
+    result = score_hand(cards, turned, crib=bool(data.get("crib", False)))
+    return jsonify(result.to_json())
+
+
+@bp.post("/photos")
+def upload_photo() -> tuple[Response, int]:
+    """Upload a photo of cards (form field ``photo``); read the cards in it if the reader runs."""
+    c = ctx()
+    file = request.files.get("photo")
+    if file is None:
+        raise ApiError(400, "send the photo as the form field 'photo'")
+    data = file.read(int(current_app.config["MAX_CONTENT_LENGTH"]) + 1)
+    try:
+        info = check_image(data, max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
+    except UploadError as exc:
+        raise ApiError(exc.status, str(exc)) from exc
+    name = store_photo(c.photo_dir, data, info)
+    result: dict[str, Any] = {
+        "photo": name,
+        "url": f"/api/photos/{name}",
+        "width": info.width,
+        "height": info.height,
+    }
+    try:
+        result["reading"] = c.table.read_cards(data)
+    except VisionUnavailable as exc:
+        result["reading"] = None
+        result["message"] = f"the card reader is not available ({exc}): tap the cards in"
+    except CribbageError as exc:
+        result["reading"] = None
+        result["message"] = f"could not read cards in this photo ({exc}): tap them in"
+    return jsonify(result), 201
+
+
+@bp.get("/photos/<name>")
+def get_photo(name: str) -> Response:
+    path = photo_path(ctx().photo_dir, name)
+    if path is None:
+        raise ApiError(404, "no such photo")
+    return send_file(path, max_age=3600)
+
+
+@bp.get("/openapi.yaml")
+def openapi() -> Response:
+    text = resources.files("web").joinpath("openapi.yaml").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/yaml")

@@ -1,0 +1,61 @@
+"""Every refusal as a 4xx: JSON ``{"error": ...}`` under ``/api``, a friendly page elsewhere.
+
+A rule the game refuses (:class:`cribbage.errors.RuleError`) is ``422`` with the rule's name; a
+card that is not a card is ``400``. Nothing here touches a game: handlers run after the store
+refused the change, which leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from cribbage.errors import CribbageError, RuleError
+
+log = logging.getLogger("web")
+
+
+class ApiError(Exception):
+    """A refusal with its status: ``raise ApiError(404, "no game 9")``."""
+
+    def __init__(self, status: int, message: str, **extra: object) -> None:
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+def error_response(status: int, message: str, **extra: object) -> Response | tuple:
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        body = jsonify({"error": message, "status": status, **extra})
+        return body, status
+    return render_template("error.html", status=status, message=message), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):  # type: ignore[no-untyped-def]
+        return error_response(exc.status, exc.message, **exc.extra)
+
+    @app.errorhandler(RuleError)
+    def rule_error(exc: RuleError):  # type: ignore[no-untyped-def]
+        return error_response(422, str(exc), rule=exc.rule)
+
+    @app.errorhandler(CribbageError)
+    def cribbage_error(exc: CribbageError):  # type: ignore[no-untyped-def]
+        return error_response(400, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+        status = exc.code or 500
+        message = {
+            404: "nothing here",
+            405: "that method is not allowed here",
+            413: "the upload is too large",
+        }.get(status, exc.description or exc.name)
+        return error_response(status, message)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):  # type: ignore[no-untyped-def]
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(500, "the companion hit a bug; the game is unchanged")

@@ -1,0 +1,593 @@
+/* Cribbage Companion page: the live table, play by hand, fixes, photo count, history, new game.
+   Plain JavaScript, no libraries, nothing loaded from outside. Everything goes through /api. */
+"use strict";
+
+const $ = (sel, el = document) => el.querySelector(sel);
+const $$ = (sel, el = document) => Array.from(el.querySelectorAll(sel));
+const RANKS = "A23456789TJQK", SUITS = "SHDC", SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+const app = {
+  csrf: $('meta[name="csrf-token"]').content,
+  gameId: Number(document.body.dataset.game) || null,
+  follow: !document.body.dataset.game,   // follow the latest game unless a game page was opened
+  state: null, events: [], boardKey: null, es: null, pollTimer: null, lastJson: "",
+  seat: null, act: "play", picked: [],
+  photo: { slots: [], sel: null, name: null },
+};
+
+/* ---------- helpers ---------- */
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k.nodeType ? k : String(k));
+  return e;
+}
+function cardLabel(name) {
+  if (!name) return "–";
+  const r = name[0] === "T" ? "10" : name[0];
+  return r + (SUIT_SYM[name[1]] || name[1]);
+}
+function cardEl(name, extra = "") {
+  const red = name && (name[1] === "H" || name[1] === "D");
+  return el("span", { class: `card ${red ? "red" : ""} ${extra}`, "data-card": name || "" }, cardLabel(name));
+}
+function toast(msg, bad = false) {
+  const t = $("#toast");
+  t.textContent = msg; t.className = bad ? "bad" : ""; t.hidden = false;
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 3000);
+}
+async function api(method, path, body, retried = false) {
+  const opts = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (method !== "GET") opts.headers["X-CSRF-Token"] = app.csrf;
+  if (body instanceof FormData) opts.body = body;
+  else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (res.ok) return data;
+  if (res.status === 403 && data && data.need === "csrf" && !retried) {
+    await refreshSession();
+    return api(method, path, body, true);
+  }
+  if (res.status === 403 && data && data.need === "pin") showUnlock(true);
+  const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  err.status = res.status; err.data = data;
+  throw err;
+}
+async function send(method, path, body) {
+  try { return await api(method, path, body); } catch (e) { toast(e.message, true); return null; }
+}
+async function refreshSession() {
+  const s = await api("GET", "/api/session");
+  app.csrf = s.csrf;
+  document.body.dataset.pin = s.pin;
+  document.body.dataset.unlocked = s.unlocked ? "yes" : "no";
+  showUnlock(false);
+  return s;
+}
+
+/* ---------- reading the state (docs/game.md) ---------- */
+const S = {
+  players: (s) => (s && s.players) || [],
+  sides: (s) => ((s && s.sides) || []).map((d) => ({ id: d.id, name: d.name, seats: d.seats || [d.id], colour: d.colour })),
+  name: (s, seat) => { const p = S.players(s).find((q) => q.seat === seat); return p ? p.name : seat; },
+  sideOf: (s, seat) => S.sides(s).find((d) => d.seats.includes(seat)) || null,
+  score: (s, side) => ((s && s.scores) || {})[side] || 0,
+  pegs: (s, side) => { const p = ((s && s.pegs) || {})[side]; if (!p) return { front: 0, back: 0 }; return Array.isArray(p) ? { front: p[0], back: p[1] } : p; },
+  target: (s) => (s && s.target) || 121,
+  kept: (s) => (s && s.variant === "five-card" ? 3 : 4),
+  claims: (s) => !!(s && s.settings && s.settings.counting === "claim"),
+  seen: (s) => {
+    const seen = new Set();
+    if (!s) return seen;
+    if (s.starter) seen.add(s.starter);
+    for (const p of s.plays || []) seen.add(p.card);
+    for (const c of (s.crib && s.crib.known) || []) seen.add(c);
+    for (const h of Object.values(s.hands || {})) for (const c of (h.kept || []).concat(h.laid || [])) seen.add(c);
+    return seen;
+  },
+  nextText: (s) => {
+    if (!s) return "";
+    if (s.phase === "over") return `Game over: ${s.winner_name || s.winner} won.`;
+    if (s.phase === "cut" || !s.dealer) return "Next: choose the dealer (Dealer, tap who deals).";
+    if (s.phase === "deal") return `Next: turn the starter (${S.name(s, s.dealer)} deals).`;
+    if (s.phase === "play") return s.next ? `Next: ${S.name(s, s.next)} to play (count ${s.count}).` : "";
+    if (s.phase === "show") return s.next === "crib" ? `Next: ${S.name(s, s.dealer)}'s crib.` : s.next ? `Next: ${S.name(s, s.next)} counts their hand.` : "";
+    return "";
+  },
+  actFor: (s) => {
+    if (!s) return "play";
+    if (s.phase === "cut" || !s.dealer) return "dealer";
+    if (s.phase === "deal") return "starter";
+    if (s.phase === "show") return s.next === "crib" ? "crib" : "show";
+    return "play";
+  },
+};
+
+/* ---------- tabs ---------- */
+function showTab() {
+  const tab = (location.hash || "#table").slice(1);
+  for (const sec of $$("section.tab")) sec.hidden = sec.id !== tab;
+  for (const a of $$("#tabs a")) a.classList.toggle("on", a.dataset.tab === tab);
+  if (tab === "history") loadHistory();
+  if (tab === "fix") loadEvents();
+}
+window.addEventListener("hashchange", showTab);
+
+/* ---------- PIN ---------- */
+function showUnlock(force) {
+  const locked = document.body.dataset.pin === "set" && document.body.dataset.unlocked !== "yes";
+  $("#lock-btn").hidden = !locked;
+  $("#unlock").hidden = !(locked && force);
+  $("#pin-first").hidden = document.body.dataset.pin !== "unset";
+}
+$("#lock-btn").addEventListener("click", () => { $("#unlock").hidden = false; $("#unlock input").focus(); });
+$("#unlock").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const r = await send("POST", "/api/unlock", { pin: ev.target.pin.value });
+  if (r) { ev.target.pin.value = ""; await refreshSession(); toast("Unlocked"); }
+});
+$("#pin-first").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const r = await send("POST", "/api/pin", { pin: ev.target.pin.value });
+  if (r) { await refreshSession(); toast("PIN set"); }
+});
+$("#no-pin").addEventListener("click", async () => {
+  const r = await send("POST", "/api/pin", { pin: null });
+  if (r) { await refreshSession(); toast("No PIN: anyone at the table can change the game"); }
+});
+
+/* ---------- live updates: server-sent events, polling when they fail ---------- */
+function connect() {
+  if (app.es) app.es.close();
+  if (!window.EventSource) return startPolling();
+  const url = "/api/stream" + (app.gameId ? `?game=${app.gameId}` : "");
+  const es = new EventSource(url);
+  app.es = es;
+  let opened = false;
+  es.onopen = () => { opened = true; setLive("on"); stopPolling(); };
+  es.addEventListener("state", (m) => {
+    const d = JSON.parse(m.data);
+    if (d.game_id === app.gameId) render(d.state);
+  });
+  es.addEventListener("games", (m) => {
+    const d = JSON.parse(m.data);
+    if (app.follow && d.latest !== app.gameId) { app.gameId = d.latest; loadGame().then(connect); }
+  });
+  es.addEventListener("leds", refreshLeds);
+  es.onerror = () => {
+    if (es.readyState === EventSource.CLOSED || !opened) {
+      es.close(); app.es = null; startPolling();
+      setTimeout(() => { if (!app.es) connect(); }, 30000);
+    } else setLive("");
+  };
+}
+function setLive(mode) {
+  const l = $("#live");
+  l.className = "live " + mode;
+  l.textContent = mode === "on" ? "live" : mode === "poll" ? "polling" : "…";
+}
+function startPolling() {
+  setLive("poll");
+  if (app.pollTimer) return;
+  app.pollTimer = setInterval(async () => {
+    try {
+      if (app.follow) {
+        const g = await api("GET", "/api/games");
+        if (g.latest && g.latest !== app.gameId) { app.gameId = g.latest; }
+      }
+      if (app.gameId) {
+        const d = await api("GET", `/api/games/${app.gameId}`);
+        render(d.state);
+      }
+      if (document.body.dataset.leds === "sim") refreshLeds();
+    } catch (e) { setLive(""); }
+  }, 1000);
+}
+function stopPolling() { clearInterval(app.pollTimer); app.pollTimer = null; }
+
+function refreshLeds() {
+  if (document.body.dataset.leds !== "sim") return;
+  $("#leds-fig").hidden = false;
+  $("#leds").src = "/api/leds.png?t=" + Date.now();
+}
+
+/* ---------- the table ---------- */
+async function loadGame() {
+  if (!app.gameId) {
+    try { const d = await api("GET", "/api/games/latest"); app.gameId = d.game_id; render(d.state); }
+    catch (e) { $("#no-game").hidden = false; }
+    return;
+  }
+  const d = await send("GET", `/api/games/${app.gameId}`);
+  if (d) render(d.state);
+}
+
+async function ensureBoard(s) {
+  const tracks = S.sides(s).length === 3 ? 3 : 2, target = S.target(s);
+  const key = `${tracks}-${target}`;
+  if (app.boardKey === key) return;
+  app.boardKey = key;
+  const res = await fetch(`/api/board.svg?tracks=${tracks}&target=${target}`);
+  if (res.ok) $("#board-wrap").innerHTML = await res.text();
+}
+function holeFor(svg, score) {
+  const laps = Number(svg.dataset.laps), per = Number(svg.dataset.perLap);
+  const target = Number(svg.dataset.target), game = Number(svg.dataset.gameHole);
+  if (score <= 0) return 0;
+  if (score >= target && target > per) return game;
+  if (laps === 1) return Math.min(score, game);
+  return ((score - 1) % per) + 1;
+}
+function placePegs(s) {
+  const svg = $("#board-wrap svg");
+  if (!svg) return;
+  S.sides(s).forEach((side, track) => {
+    const pegs = S.pegs(s, side.id);
+    for (const which of ["front", "back"]) {
+      const peg = svg.querySelector(`#peg-${"ABC"[track]}-${which}`);
+      const hole = svg.querySelector(`#h${track}-${holeFor(svg, pegs[which] || 0)}`);
+      if (!peg || !hole) continue;
+      peg.setAttribute("cx", hole.getAttribute("cx"));
+      peg.setAttribute("cy", hole.getAttribute("cy"));
+      peg.setAttribute("fill", side.colour || "#fff");
+      peg.dataset.score = pegs[which] || 0;
+    }
+  });
+}
+
+function render(s) {
+  if (!s) return;
+  const json = JSON.stringify(s);
+  if (json === app.lastJson) return;
+  app.lastJson = json;
+  const phaseChanged = !app.state || app.state.phase !== s.phase || app.state.deal !== s.deal;
+  app.state = s;
+  if (phaseChanged) { app.act = S.actFor(s); app.picked = []; }
+  $("#no-game").hidden = true;
+  const viewing = $("#viewing");
+  viewing.hidden = app.follow;
+  viewing.textContent = app.follow ? "" : `Viewing game ${app.gameId} (not the latest).`;
+
+  const scores = $("#scores");
+  scores.replaceChildren(...S.sides(s).map((side) => {
+    const tags = [];
+    if (s.dealer && side.seats.includes(s.dealer)) tags.push("dealer");
+    if (s.next && side.seats.includes(s.next)) tags.push(s.phase === "show" ? "to count" : "to play");
+    const card = el("div", { class: "score", "data-side": side.id },
+      el("div", { class: "name" }, side.name),
+      el("div", { class: "pts" }, S.score(s, side.id)),
+      tags.length ? el("span", { class: "tag" }, tags.join(" · ")) : null);
+    card.style.background = side.colour || "#374151";
+    return card;
+  }));
+  $("#spoken").textContent = s.said || "";
+  $("#phase").textContent = s.phase || "–";
+  $("#dealer").textContent = s.dealer ? S.name(s, s.dealer) : "–";
+  $("#starter").replaceChildren(s.starter ? cardEl(s.starter) : "–");
+  $("#count").textContent = s.count === undefined || s.count === null ? "–" : s.count;
+  $("#series").replaceChildren(...((s.series || []).map((c) => cardEl(typeof c === "string" ? c : c.card))));
+  renderMuggins(s);
+  const w = $("#winner");
+  w.hidden = !s.winner;
+  if (s.winner) w.textContent = `${s.winner_name || s.winner} wins` + (s.skunk ? ` (${s.skunk === "double" ? "double skunk" : "skunk"})` : "");
+  ensureBoard(s).then(() => placePegs(s));
+  renderSeats(s);
+  renderPicker();
+  if (!$("#fix").hidden) loadEvents();
+}
+
+function renderMuggins(s) {
+  const box = $("#muggins");
+  const chances = Array.isArray(s.muggins) ? s.muggins : [];
+  box.hidden = !chances.length;
+  box.replaceChildren(...chances.map((m) => {
+    const callers = m.callers || S.players(s).map((p) => p.seat).filter((seat) => seat !== m.seat);
+    const what = (m.items || []).map((i) => `${i.kind} ${i.points}`).join(", ");
+    return el("div", { class: "chance" },
+      el("p", {}, `${S.name(s, m.seat)} claimed ${m.claimed} for the ${m.what || "hand"} but it counts ${m.total}: ${m.points} missed (${what}).`),
+      ...callers.map((seat) => el("button", { "data-muggins": seat, onclick: () => callMuggins(seat, m.event) }, `Muggins! (${S.name(s, seat)})`)));
+  }));
+}
+async function callMuggins(seat, eventId) {
+  const ev = { type: "muggins", seat };
+  if (eventId) ev.event = eventId;
+  const r = await send("POST", `/api/games/${app.gameId}/events`, ev);
+  if (r) { render(r.state); toast(`Muggins called by ${S.name(r.state, seat)}`); }
+}
+
+/* ---------- play by hand ---------- */
+function renderSeats(s) {
+  const box = $("#seat-pick");
+  const seats = S.players(s).map((p) => p.seat);
+  if (!app.seat || !seats.includes(app.seat)) app.seat = (s.next !== "crib" && s.next) || seats[0] || null;
+  box.replaceChildren(...S.players(s).map((p) => el("button", {
+    class: p.seat === app.seat ? "on" : "", "data-seat": p.seat,
+    onclick: () => { app.seat = p.seat; renderSeats(app.state); },
+  }, p.name)));
+  $("#next").textContent = S.nextText(s);
+  $("#claim-row").hidden = !(S.claims(s) && ["show", "crib"].includes(app.act));
+  const sel = $("#adjust-seat"), editSel = $("#edit-seat");
+  for (const box2 of [sel, editSel]) {
+    const current = box2.value;
+    box2.replaceChildren(...S.players(s).map((p) => el("option", { value: p.seat }, p.name)));
+    if (current) box2.value = current;
+  }
+}
+function maxPicked() {
+  if (app.act === "play" || app.act === "starter") return 1;
+  if (app.act === "go" || app.act === "dealer") return 0;
+  return app.act === "crib" ? 4 : S.kept(app.state);
+}
+function buildPicker(box, onPick) {
+  const cells = [];
+  for (const suit of SUITS) for (const rank of RANKS) {
+    const name = rank + suit;
+    cells.push(el("button", { type: "button", class: `pick ${"HD".includes(suit) ? "red" : ""}`, "data-card": name, onclick: () => onPick(name) }, cardLabel(name)));
+  }
+  box.replaceChildren(...cells);
+}
+function renderPicker() {
+  const seen = S.seen(app.state);
+  for (const b of $$("#picker .pick")) {
+    b.classList.toggle("seen", seen.has(b.dataset.card));
+    b.classList.toggle("on", app.picked.includes(b.dataset.card));
+  }
+  $("#picked").replaceChildren(...app.picked.map((c) => cardEl(c)));
+  for (const b of $$("#actions button")) b.classList.toggle("on", b.dataset.act === app.act);
+}
+function pick(name) {
+  const cap = maxPicked();
+  if (app.picked.includes(name)) app.picked = app.picked.filter((c) => c !== name);
+  else if (cap === 1) app.picked = [name];
+  else if (app.picked.length < cap) app.picked.push(name);
+  renderPicker();
+}
+$("#actions").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button");
+  if (!b) return;
+  app.act = b.dataset.act; app.picked = app.picked.slice(0, maxPicked());
+  renderPicker(); renderSeats(app.state || {});
+});
+$("#clear").addEventListener("click", () => { app.picked = []; renderPicker(); });
+$("#undo").addEventListener("click", async () => {
+  if (!app.gameId) return;
+  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "undo" });
+  if (r) { render(r.state); showChanges(r.changed, "Undone"); }
+});
+$("#send").addEventListener("click", async () => {
+  if (!app.gameId) return toast("Start a game first", true);
+  const ev = { type: app.act };
+  if (app.act !== "starter" && app.act !== "crib") ev.seat = app.seat;
+  if (app.act === "go" && !ev.seat) return toast("Tap who says go", true);
+  if (app.act === "play" || app.act === "starter") {
+    if (app.picked.length !== 1) return toast("Tap one card", true);
+    ev.card = app.picked[0];
+  } else if (app.act === "show" || app.act === "crib") {
+    if (app.picked.length) ev.cards = app.picked.slice();
+  }
+  const claim = $("#claim").value;
+  if (!$("#claim-row").hidden && claim !== "") ev.claim = Number(claim);
+  const r = await send("POST", `/api/games/${app.gameId}/events`, ev);
+  if (r) {
+    app.picked = []; $("#claim").value = "";
+    app.act = S.actFor(r.state);
+    if (r.state.next && r.state.next !== "crib") app.seat = r.state.next;
+    render(r.state); renderPicker();
+    showChanges(r.changed, "Recorded");
+  }
+});
+function showChanges(changed, what) {
+  const s = app.state;
+  const text = (changed || []).map((c) => `${S.name(s, c.seat)} ${c.from} → ${c.to}`).join(", ");
+  $("#changed").textContent = text ? `${what}: ${text}` : `${what}: no score changed`;
+  toast(text ? `${what}: ${text}` : what);
+}
+
+/* ---------- fixes ---------- */
+function describe(e) {
+  const ev = e.event || e;
+  const who = ev.seat ? S.name(app.state, ev.seat) + " " : "";
+  const cards = ev.card ? cardLabel(ev.card) : ev.cards ? (Array.isArray(ev.cards) ? ev.cards.map(cardLabel).join(" ") : JSON.stringify(ev.cards)) : "";
+  const extra = ev.type === "adjust" ? `${ev.points} (${ev.reason || "no reason"})` : ev.type === "correct" ? `event ${ev.event}` : "";
+  const claim = ev.claim !== undefined ? ` claims ${ev.claim}` : "";
+  return `${who}${ev.type} ${cards}${extra}${claim}`.trim();
+}
+async function loadEvents() {
+  if (!app.gameId) return;
+  const d = await send("GET", `/api/games/${app.gameId}/events`);
+  if (!d) return;
+  app.events = d.events;
+  $("#events").replaceChildren(...d.events.slice().reverse().map((e) => {
+    const pts = e.points && typeof e.points === "object" ? Object.entries(e.points).filter(([, v]) => v).map(([k, v]) => `${S.name(app.state, k)} +${v}`).join(", ") : e.points ? `+${e.points}` : "";
+    const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : "";
+    const canEdit = !e.superseded_by && e.event && (e.event.seat || e.event.card || e.event.cards) && !["correct", "undo"].includes(e.event.type);
+    return el("li", { class: e.superseded_by ? "gone" : "", "data-event": e.id },
+      el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", {}, pts) : null,
+      el("div", { class: "meta" }, `${e.source || "?"} · ${e.at ? new Date(e.at * (e.at < 1e12 ? 1000 : 1)).toLocaleTimeString() : ""}${gone}`),
+      canEdit ? el("button", { type: "button", class: "edit", onclick: () => openEdit(e) }, "Edit") : null);
+  }));
+}
+function openEdit(e) {
+  const ev = e.event;
+  const dlg = $("#edit");
+  dlg.dataset.id = e.id;
+  $("#edit-id").textContent = `#${e.id}`;
+  $("#edit-what").textContent = describe(e);
+  $("#edit-seat").value = ev.seat || "";
+  $("#edit-seat").disabled = !ev.seat;
+  $("#edit-cards").value = ev.card || (Array.isArray(ev.cards) ? ev.cards.join(" ") : "");
+  $("#edit-claim").value = ev.claim === undefined ? "" : ev.claim;
+  $("#edit-claim-l").hidden = ev.claim === undefined;
+  dlg.showModal();
+}
+$("#edit-form").addEventListener("submit", async (evt) => {
+  const dlg = $("#edit");
+  if (evt.submitter && evt.submitter.value === "cancel") return;
+  const orig = app.events.find((x) => String(x.id) === dlg.dataset.id);
+  if (!orig) return;
+  const repl = Object.assign({}, orig.event);
+  if (repl.seat) repl.seat = $("#edit-seat").value;
+  const cards = $("#edit-cards").value.trim();
+  if ("card" in repl) repl.card = cards;
+  else if ("cards" in repl) repl.cards = cards.split(/[\s,]+/).filter(Boolean);
+  const claim = $("#edit-claim").value;
+  if (claim !== "") repl.claim = Number(claim);
+  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "correct", event: orig.id, with: repl });
+  if (r) { render(r.state); showChanges(r.changed, `Corrected #${orig.id}`); loadEvents(); }
+});
+$("#adjust").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "adjust", seat: f.seat.value, points: Number(f.points.value), reason: f.reason.value });
+  if (r) { f.reason.value = ""; render(r.state); showChanges(r.changed, "Adjusted"); loadEvents(); }
+});
+
+/* ---------- photo ---------- */
+$("#photo-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const file = $("#photo-file").files[0];
+  if (!file) return toast("Choose a photo first", true);
+  const fd = new FormData();
+  fd.append("photo", file);
+  $("#photo-msg").textContent = "Reading…";
+  const r = await send("POST", "/api/photos", fd);
+  if (!r) { $("#photo-msg").textContent = ""; return; }
+  app.photo.name = r.photo;
+  const reading = r.reading;
+  const cards = reading ? (reading.cards || []) : [];
+  $("#photo-msg").textContent = r.message || (reading ? `Read ${cards.length} card(s)` + (reading.unreadable ? `, ${reading.unreadable.length || reading.unreadable} unreadable` : "") + ". Check them." : "");
+  const view = $("#photo-view");
+  view.hidden = false;
+  const img = el("img", { src: r.url, alt: "your photo", width: r.width, height: r.height });
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${r.width} ${r.height}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  for (const c of cards) {
+    if (c.quad) {
+      const poly = document.createElementNS(ns, "polygon");
+      poly.setAttribute("points", c.quad.map((p) => p.join(",")).join(" "));
+      svg.append(poly);
+    }
+    if (c.center) {
+      const t = document.createElementNS(ns, "text");
+      t.setAttribute("x", c.center[0]); t.setAttribute("y", c.center[1]);
+      t.setAttribute("font-size", Math.max(r.width, r.height) / 18);
+      t.setAttribute("text-anchor", "middle");
+      t.textContent = cardLabel(c.card);
+      svg.append(t);
+    }
+  }
+  view.replaceChildren(img, svg);
+  app.photo.slots = cards.map((c) => c.card).slice(0, 6);
+  app.photo.sel = null;
+  renderPhotoCards();
+});
+function renderPhotoCards() {
+  const slots = app.photo.slots;
+  const box = $("#photo-cards");
+  const items = slots.map((c, i) => {
+    const e = cardEl(c, app.photo.sel === i ? "sel" : "");
+    e.addEventListener("click", () => { app.photo.sel = app.photo.sel === i ? null : i; renderPhotoCards(); });
+    return e;
+  });
+  if (slots.length < 5) items.push(el("span", { class: "card empty", onclick: () => { app.photo.sel = slots.length; renderPhotoCards(); } }, "+"));
+  box.replaceChildren(...items);
+  const st = $("#photo-starter");
+  const want = st.value || (app.state && app.state.starter) || "";
+  st.replaceChildren(...slots.map((c) => el("option", { value: c }, cardLabel(c))));
+  st.value = slots.includes(want) ? want : slots[slots.length - 1] || "";
+}
+function photoPick(name) {
+  const slots = app.photo.slots;
+  const i = app.photo.sel === null ? slots.length : app.photo.sel;
+  if (slots.includes(name)) return toast(`${cardLabel(name)} is already there`, true);
+  if (i >= 5) return toast("Five cards at most: four and the starter", true);
+  slots[i] = name;
+  app.photo.sel = null;
+  renderPhotoCards();
+}
+$("#photo-count").addEventListener("click", async () => {
+  const starter = $("#photo-starter").value;
+  const hand = app.photo.slots.filter((c) => c !== starter);
+  const r = await send("POST", "/api/count", { hand, starter, crib: $("#photo-crib").checked });
+  if (!r) return;
+  $("#photo-result").replaceChildren(
+    el("p", {}, el("b", {}, `${r.total}: `), r.spoken || "nineteen (nothing)"),
+    el("ul", {}, ...(r.items || []).map((i) => el("li", {}, `${i.text || i.kind} — ${(i.cards || []).map(cardLabel).join(" ")}: ${i.points}`))));
+});
+
+/* ---------- history ---------- */
+async function loadHistory() {
+  const d = await send("GET", "/api/games");
+  if (!d) return;
+  const t = d.tally || {};
+  $("#tally").textContent = Object.keys(t).length ? "Games won: " + Object.entries(t).map(([k, v]) => `${k} ${v}`).join(", ") : "No finished games yet.";
+  $("#games").replaceChildren(...d.games.slice().reverse().map((g) => el("li", { "data-game": g.game_id },
+    el("b", {}, `#${g.game_id} `), `${(g.players || []).join(" v ")} `,
+    g.winner ? `— ${g.winner} won ${g.final || ""}${g.skunk ? " (" + g.skunk + ")" : ""}` : "— in progress",
+    el("span", { class: "hint" }, g.started ? ` · ${g.started}` : ""), " ",
+    el("button", { type: "button", onclick: () => showChart(g.game_id) }, "Chart"),
+    el("button", { type: "button", onclick: () => viewGame(g.game_id) }, "View"))));
+}
+async function showChart(id) {
+  const res = await fetch(`/api/games/${id}/chart.svg`);
+  if (res.ok) $("#chart-wrap").innerHTML = `<h2>Game ${id}</h2>` + (await res.text());
+}
+async function viewGame(id) {
+  app.follow = id === null;
+  app.gameId = id; app.lastJson = ""; app.boardKey = null;
+  await loadGame(); connect();
+  location.hash = "#table";
+}
+
+/* ---------- new game ---------- */
+const SEATS_OF = { "six-card": 2, "five-card": 2, "three-player": 3, "four-player": 4 };
+const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
+function renderPlayerFields() {
+  const f = $("#new-form");
+  const n = SEATS_OF[f.variant.value] || 2;
+  const sides = f.variant.value === "four-player" ? 2 : n;
+  const names = ["Alice", "Bob", "Carol", "Dave"];
+  const kids = [];
+  for (let i = 0; i < n; i++) {
+    kids.push(el("label", {}, `Seat ${"ABCD"[i]}`, el("input", { name: "player", value: names[i], maxlength: 24, required: true })));
+    if (i < sides) kids.push(el("input", { type: "color", name: "colour", value: COLOURS[i], "aria-label": `colour ${"ABCD"[i]}` }));
+    kids.push(el("br"));
+  }
+  $("#players").replaceChildren(...kids);
+  f.target.value = f.variant.value === "five-card" ? "61" : "121";
+}
+$("#new-form").variant.addEventListener("change", renderPlayerFields);
+$("#new-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  const body = {
+    variant: f.variant.value, target: Number(f.target.value),
+    players: $$('input[name="player"]', f).map((i) => i.value.trim()),
+    colours: $$('input[name="colour"]', f).map((i) => i.value),
+    muggins: f.muggins.checked, counting: f.counting.value,
+  };
+  const r = await send("POST", "/api/games", body);
+  if (r) {
+    app.follow = true; app.gameId = r.game_id; app.lastJson = ""; app.boardKey = null;
+    render(r.state); connect();
+    location.hash = "#play";
+    toast(`Game ${r.game_id} started`);
+  }
+});
+
+/* ---------- start ---------- */
+buildPicker($("#picker"), pick);
+buildPicker($("#photo-picker"), photoPick);
+renderPlayerFields();
+renderPhotoCards();
+showUnlock(false);
+showTab();
+if (document.body.dataset.leds === "sim") refreshLeds();
+loadGame().then(connect);

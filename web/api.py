@@ -58,8 +58,8 @@ def unlocked() -> bool:
 @bp.before_app_request
 def guard() -> None:
     """CSRF on every state-changing request, then the PIN where one is set."""
-    if request.method in ("GET", "HEAD", "OPTIONS"):
-        return
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.routing_exception is not None:
+        return  # reading, or a 404/405 that changes nothing
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
     if not same_token(sent, session.get("csrf")):
         raise ApiError(403, "missing or stale CSRF token: reload the page", need="csrf")
@@ -267,13 +267,13 @@ def stream() -> Response:
 
 
 def board_args() -> tuple[int, int]:
-    tracks = request.args.get("tracks", default=2, type=int)
-    target = request.args.get("target", default=121, type=int)
-    if tracks not in (2, 3):
+    tracks = request.args.get("tracks", "2")
+    target = request.args.get("target", "121")
+    if tracks not in ("2", "3"):
         raise ApiError(400, "tracks is 2 or 3")
-    if target not in (61, 121):
+    if target not in ("61", "121"):
         raise ApiError(400, "target is 61 or 121")
-    return tracks, target
+    return int(tracks), int(target)
 
 
 @bp.get("/board")

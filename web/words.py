@@ -31,7 +31,6 @@ PLAY_WORDS = {
     "muggins": "muggins!",
     "misdeal": "misdeal penalty",
     "adjust": "adjusted",
-    "claim": "claimed",
     "over-claim": "over-claim pegged",
 }
 PAIR_WORDS = {2: "a pair", 6: "a pair royal", 12: "a double pair royal"}
@@ -43,6 +42,8 @@ def _key(items: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], int]]:
 
 def _item_words(item: dict[str, Any]) -> str:
     kind, points = str(item.get("kind")), int(item.get("pegged", item.get("points", 0)))
+    if kind == "claim":
+        return f"claims {number_words(points)}"
     if kind == "pair":
         what = PAIR_WORDS.get(int(item.get("points", 0)), "a pair")
     elif kind == "run":

@@ -393,7 +393,8 @@ function describe(e) {
   const ev = e.event || e;
   const who = ev.seat ? S.name(app.state, ev.seat) + " " : "";
   const cards = ev.card ? cardLabel(ev.card) : ev.cards ? (Array.isArray(ev.cards) ? ev.cards.map(cardLabel).join(" ") : JSON.stringify(ev.cards)) : "";
-  const extra = ev.type === "adjust" ? `${ev.points} (${ev.reason || "no reason"})` : ev.type === "correct" ? `event ${ev.event}` : "";
+  if (ev.type === "correct") return `correct #${ev.event} → ${describe({ event: ev.with })}`;
+  const extra = ev.type === "adjust" ? `${ev.points} (${ev.reason || "no reason"})` : "";
   const claim = ev.claim !== undefined ? ` claims ${ev.claim}` : "";
   return `${who}${ev.type} ${cards}${extra}${claim}`.trim();
 }
@@ -405,7 +406,8 @@ async function loadEvents() {
   $("#events").replaceChildren(...d.events.slice().reverse().map((e) => {
     const pts = e.points && typeof e.points === "object" ? Object.entries(e.points).filter(([, v]) => v).map(([k, v]) => `${S.name(app.state, k)} +${v}`).join(", ") : e.points ? `+${e.points}` : "";
     const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : "";
-    const canEdit = !e.superseded_by && e.event && (e.event.seat || e.event.card || e.event.cards) && !["correct", "undo"].includes(e.event.type);
+    const base = e.event && e.event.type === "correct" ? e.event.with : e.event;
+    const canEdit = !e.superseded_by && base && (base.seat || base.card || base.cards) && e.event.type !== "undo";
     return el("li", { class: e.superseded_by ? "gone" : "", "data-event": e.id },
       el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", {}, pts) : null,
       el("div", { class: "meta" }, `${e.source || "?"} · ${e.at ? new Date(e.at * (e.at < 1e12 ? 1000 : 1)).toLocaleTimeString() : ""}${gone}`),
@@ -413,10 +415,12 @@ async function loadEvents() {
   }));
 }
 function openEdit(e) {
-  const ev = e.event;
+  const fix = e.event.type === "correct";
+  const ev = fix ? e.event.with : e.event;
   const dlg = $("#edit");
-  dlg.dataset.id = e.id;
-  $("#edit-id").textContent = `#${e.id}`;
+  dlg.dataset.id = fix ? e.event.event : e.id;
+  app.editing = ev;
+  $("#edit-id").textContent = `#${dlg.dataset.id}`;
   $("#edit-what").textContent = describe(e);
   $("#edit-seat").value = ev.seat || "";
   $("#edit-seat").disabled = !ev.seat;
@@ -428,17 +432,17 @@ function openEdit(e) {
 $("#edit-form").addEventListener("submit", async (evt) => {
   const dlg = $("#edit");
   if (evt.submitter && evt.submitter.value === "cancel") return;
-  const orig = app.events.find((x) => String(x.id) === dlg.dataset.id);
-  if (!orig) return;
-  const repl = Object.assign({}, orig.event);
+  const target = Number(dlg.dataset.id);
+  if (!app.editing) return;
+  const repl = Object.assign({}, app.editing);
   if (repl.seat) repl.seat = $("#edit-seat").value;
   const cards = $("#edit-cards").value.trim();
   if ("card" in repl) repl.card = cards;
   else if ("cards" in repl) repl.cards = cards.split(/[\s,]+/).filter(Boolean);
   const claim = $("#edit-claim").value;
   if (claim !== "") repl.claim = Number(claim);
-  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "correct", event: orig.id, with: repl });
-  if (r) { render(r.state); showChanges(r.changed, `Corrected #${orig.id}`); loadEvents(); }
+  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "correct", event: target, with: repl });
+  if (r) { render(r.state); showChanges(r.changed, `Corrected #${target}`); loadEvents(); }
 });
 $("#adjust").addEventListener("submit", async (ev) => {
   ev.preventDefault();

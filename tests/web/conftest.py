@@ -1,0 +1,39 @@
+"""Fixtures for the page: a real companion (SQLite store in a temporary folder) and Flask's
+test client with the session's CSRF token."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from webhelpers import Api
+
+from companion.service import Companion
+from cribbage.gamelog import GameStore
+from web import create_app
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Companion]:
+    table = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def sim_companion(tmp_path: Path) -> Iterator[Companion]:
+    table = Companion(GameStore(tmp_path / "games.sqlite3"), leds="sim")
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def app(companion: Companion, tmp_path: Path) -> Flask:
+    return create_app(companion, {"DATA_DIR": tmp_path, "TESTING": True})
+
+
+@pytest.fixture
+def api(app: Flask) -> Api:
+    return Api(app.test_client())

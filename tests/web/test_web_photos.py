@@ -1,0 +1,154 @@
+"""Counting a hand by photo or by hand; uploads are images only, capped, stored safely."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from PIL import Image
+from webhelpers import Api
+
+from companion.service import Companion
+from web import create_app
+
+
+def png(width: int = 64, height: int = 48) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), (20, 120, 40)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A tiny valid PNG whose header claims ``width`` × ``height`` pixels (a decompression bomb)."""
+    data = bytearray(png(1, 1))
+    ihdr = struct.pack(">II", width, height) + bytes(data[24:29])
+    data[16:29] = ihdr
+    data[29:33] = struct.pack(">I", zlib.crc32(b"IHDR" + ihdr) & 0xFFFFFFFF)
+    return bytes(data)
+
+
+def upload(api: Api, data: bytes, name: str = "hand.png") -> object:
+    return api.post("/api/photos", data={"photo": (io.BytesIO(data), name)},
+                    content_type="multipart/form-data")
+
+
+def stored(tmp_path: Path) -> list[str]:
+    folder = tmp_path / "photos"
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def test_a_photo_is_stored_under_a_server_name(api: Api, tmp_path: Path) -> None:
+    data = png()
+    response = upload(api, data, name="../../etc/passwd.png")
+    assert response.status_code == 201
+    body = response.get_json()
+    assert re.fullmatch(r"[0-9a-f]{32}\.png", body["photo"])
+    assert (body["width"], body["height"]) == (64, 48)
+    assert stored(tmp_path) == [body["photo"]]
+    assert (tmp_path / "photos" / body["photo"]).read_bytes() == data
+    served = api.get(body["url"])
+    assert served.status_code == 200 and served.data == data
+    assert not (tmp_path.parent / "etc").exists()
+
+
+def test_without_the_card_reader_the_page_asks_for_the_cards(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "vision.reader", None)  # import fails, as before vision
+    body = upload(api, png()).get_json()
+    assert body["reading"] is None
+    assert "not available" in body["message"] and "tap" in body["message"]
+
+
+def test_with_the_card_reader_a_reading_comes_back(api: Api) -> None:
+    pytest.importorskip("vision.reader", reason="vision.reader has not landed")
+    body = upload(api, png(320, 240)).get_json()
+    if body["reading"] is None:  # a reader that refuses a blank photo says why
+        assert body["message"]
+    else:
+        assert isinstance(body["reading"]["cards"], list)
+
+
+@pytest.mark.parametrize(
+    ("data", "status"),
+    [
+        (b"", 400),
+        (b"just some text, not a picture", 415),
+        (b"GIF89a" + bytes(40), 415),
+        (png_claiming(50_000, 50_000), 413),  # Pillow's own bomb limit
+        (png_claiming(8_000, 6_000), 413),  # 48 megapixels: over the table's cap
+    ],
+)
+def test_bad_uploads_are_refused_and_nothing_is_stored(
+    api: Api, tmp_path: Path, data: bytes, status: int
+) -> None:
+    response = upload(api, data)
+    assert response.status_code == status
+    assert response.get_json()["error"]
+    assert stored(tmp_path) == []
+
+
+def test_a_gif_is_refused(api: Api, tmp_path: Path) -> None:
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(buf, "GIF")
+    assert upload(api, buf.getvalue(), "x.gif").status_code == 415
+    assert stored(tmp_path) == []
+
+
+def test_upload_without_a_file(api: Api) -> None:
+    response = api.post("/api/photos", data={"other": "x"}, content_type="multipart/form-data")
+    assert response.status_code == 400
+
+
+def test_an_upload_over_the_size_limit_is_413(companion: Companion, tmp_path: Path) -> None:
+    app = create_app(companion, {"DATA_DIR": tmp_path, "MAX_CONTENT_LENGTH": 20_000})
+    api = Api(app.test_client())
+    response = upload(api, png(400, 400) + bytes(30_000))
+    assert response.status_code == 413 and response.get_json()["error"]
+    assert stored(tmp_path) == []
+
+
+def test_only_server_named_photos_are_served(api: Api, app: Flask) -> None:
+    for name in ("web.json", "..%2Fweb.json", "abc.png", "0" * 32 + ".png"):
+        assert api.get(f"/api/photos/{name}").status_code == 404
+
+
+def test_count_a_hand(api: Api) -> None:
+    body = api.post("/api/count", {"hand": ["5C", "5D", "5H", "JS"], "starter": "5S"}).get_json()
+    assert body["total"] == 29
+    assert body["spoken"].endswith("his nobs is twenty-nine")
+    assert sum(i["points"] for i in body["items"]) == 29
+    crib = api.post("/api/count", {"hand": ["2H", "4H", "6H", "8H"], "starter": "KS",
+                                   "crib": True}).get_json()
+    assert crib["total"] == 0
+    hand = api.post("/api/count", {"hand": ["2H", "4H", "6H", "8H"], "starter": "KS"}).get_json()
+    assert hand["total"] == 4  # a four-card flush counts in the hand, not the crib
+
+
+def test_count_a_three_card_hand(api: Api) -> None:
+    body = api.post("/api/count", {"hand": ["5C", "TD", "5H"], "starter": "JS"}).get_json()
+    assert body["total"] > 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"hand": ["5C", "5D", "5H", "JS"]},
+        {"hand": "5C 5D 5H JS", "starter": "5S"},
+        {"hand": ["5C", "5D", "5H", "JS"], "starter": "5C"},
+        {"hand": ["5C", "5D", "5H", "XX"], "starter": "5S"},
+        {"hand": ["5C", "5D", "5H", "JS", "2C"], "starter": "5S"},
+        {"hand": ["5C", "5C", "5H", "JS"], "starter": "5S"},
+        {"hand": [1, 2, 3, 4], "starter": "5S"},
+    ],
+)
+def test_count_refuses_bad_hands(api: Api, body: dict[str, object]) -> None:
+    response = api.post("/api/count", body)
+    assert response.status_code == 400
+    assert response.get_json()["error"]

@@ -1,0 +1,119 @@
+"""Property tests: random legal games played to the end never break the invariants.
+
+Every point is explained by an item; scores only fall through an undo or a correction; the
+count never passes 31; each card appears once per deal; the game ends exactly when a side
+reaches the target; a replay of the log is the same game; a camera's view (laid cards only,
+goes inferred) gives the same game as whole hands.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cribbage.game import VARIANTS, Game, Settings
+from cribbage.game.simulate import random_game
+
+from .helpers import explained
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+class Watch:
+    """Checks the invariants after every event."""
+
+    def __init__(self) -> None:
+        self.previous: dict[str, int] | None = None
+        self.events = 0
+
+    def __call__(self, game: Game, event: dict[str, Any]) -> None:
+        self.events += 1
+        target = game.settings.target
+        assert 0 <= game.count <= 31
+        if self.previous is not None:  # no undo or correction here: scores never fall
+            assert all(game.scores[s] >= self.previous[s] for s in game.scores)
+            assert max(self.previous.values()) < target  # nothing after the game was won
+        self.previous = dict(game.scores)
+        reached = [s for s, v in game.scores.items() if v >= target]
+        assert all(v <= target for v in game.scores.values())
+        assert (game.winner is not None) == bool(reached) == (game.phase == "over")
+        if game.winner is not None:
+            assert reached == [game.winner]
+        deal = game.deal
+        if deal is not None:
+            laid = [c for cards in deal.laid.values() for c in cards]
+            seen = laid + ([deal.starter] if deal.starter else [])
+            assert len(seen) == len(set(seen))
+            for seat, cards in deal.laid.items():
+                assert len(cards) <= deal.kept
+                assert all(deal.owner[c] == chr(65 + seat) for c in cards)
+        if self.events % 17 == 0:
+            explained(game)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), variant=st.sampled_from(sorted(VARIANTS)),
+       target=st.sampled_from([61, 121]), known=st.booleans())
+def test_random_games_keep_the_invariants(seed, variant, target, known):
+    s = Settings.from_json({"variant": variant, "target": target})
+    watch = Watch()
+    game, _ = random_game(s, random.Random(seed), hands_known=known, on_event=watch)
+    assert game.phase == "over" and max(game.scores.values()) == target
+    explained(game)
+    assert Game.replay(s, game.log).to_json() == game.to_json()
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), variant=st.sampled_from(sorted(VARIANTS)))
+def test_a_camera_sees_the_same_game_as_whole_hands(seed, variant):
+    s = Settings.from_json({"variant": variant})
+    known, _ = random_game(s, random.Random(seed), hands_known=True)
+    seen, events = random_game(s, random.Random(seed), hands_known=False)
+    assert seen.scores == known.scores
+    assert [h["points"] for h in seen.history] == [h["points"] for h in known.history]
+    assert not any(e["type"] in ("hand", "discard") for e in events)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), muggins=st.booleans())
+def test_claims_and_muggins_keep_every_point_explained(seed, muggins):
+    s = Settings.from_json({"counting": "claim", "muggins": muggins, "target": 61})
+    rng = random.Random(seed)
+
+    def call_muggins(game: Game, event: dict[str, Any]) -> None:
+        assert game.pending == [] or muggins
+
+    game, _ = random_game(s, rng, claims=True, on_event=call_muggins)
+    explained(game)
+    # call muggins on whatever is open at each point of the log: it pegs exactly what was missed
+    state = Game(s)
+    for event in game.log:
+        state = state.apply(event)
+        for chance in list(state.pending):
+            before = dict(state.scores)
+            called = state.apply({"type": "muggins", "seat": chance["callers"][0]})
+            side = s.side_of(ord(chance["callers"][0]) - 65)
+            gained = called.scores[side] - before[side]
+            assert gained == min(chance["points"], s.target - before[side])
+            explained(called)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), cut=st.floats(0.05, 0.95))
+def test_undo_only_lowers_scores_and_redo_restores_them(seed, cut):
+    s = Settings.from_json({"target": 61})
+    _, events = random_game(s, random.Random(seed))
+    k = max(1, int(len(events) * cut))
+    partial = Game(s)
+    for event in events[:k]:
+        partial = partial.apply(event)
+    undone = partial.apply({"type": "undo"})
+    assert all(undone.scores[x] <= partial.scores[x] for x in partial.scores)
+    redone = undone.apply(events[k - 1])
+    assert redone.scores == partial.scores
+    assert redone.to_json()["history"] == partial.to_json()["history"]
+    explained(redone)

@@ -245,6 +245,7 @@ class Game:
     def _win(self, side: str) -> None:
         self.winner = side
         self.phase = "over"
+        self.pending = []
         runner_up = max(s for k, s in self.scores.items() if k != side)
         line, double = skunk_lines(self.settings.target)
         if double is not None and runner_up < double:
@@ -280,7 +281,7 @@ class Game:
         self._peg(seat, Item("claim", tuple(cards), claim), what)
         missed = truth - claim
         record["missed"] = missed
-        if self.settings.muggins:
+        if self.settings.muggins and self.winner is None:
             side = self.settings.side_of(seat)
             self.pending.append({
                 "event": number,

@@ -85,6 +85,7 @@ class ServeConfig:
             board_tracks=args.board_tracks,
             board_laps=args.board_laps,
             demo=args.demo,
+            demo_step_s=args.demo_step,
             pin=args.pin,
             max_live=args.max_live,
             threads=args.threads,

@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="1 for a 121-hole board, 2 for a 61-hole board played twice round")
     p.add_argument("--demo", action="store_true",
                    help="start a demo game that plays a scripted deal slowly, for a first look")
+    p.add_argument("--demo-step", type=float, default=2.5, metavar="SECONDS",
+                   help="seconds between the demo's moves (default 2.5)")
     p.add_argument("--pin", default=None, metavar="DIGITS",
                    help="set the table PIN needed to change anything (4-12 digits; '' = no PIN); "
                    "kept in the data folder for later starts")
@@ -56,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     if args.pin not in (None, "") and not (args.pin.isdigit() and 4 <= len(args.pin) <= 12):
         raise UsageError("--pin is 4 to 12 digits (or '' for no PIN)")
+    if not 0 <= args.demo_step <= 60:
+        raise UsageError("--demo-step is 0 to 60 seconds")
     if args.max_live < 1:
         raise UsageError("--max-live must be at least 1")
     if args.threads is not None and args.threads < 2:

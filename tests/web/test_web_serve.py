@@ -1,0 +1,161 @@
+"""``crib serve`` and the companion behind it: real waitress in a subprocess, the demo, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.service import Companion, DemoDealer, ServeConfig, on_raspberry_pi
+from cribbage.errors import RuleError
+
+CRIB = [sys.executable, "-m", "companion.cli"]
+
+
+def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [*CRIB, "serve", "--port", "0", "--data", str(tmp_path / "data"), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+    if not match:
+        proc.kill()
+        raise AssertionError(f"no address printed: {line!r} {proc.stderr.read()}")  # type: ignore[union-attr]
+    return proc, match.group(1)
+
+
+def get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    proc, url = start(tmp_path, "--demo", "--demo-step", "0.1", "--leds", "sim")
+    yield proc, url
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_serve_runs_waitress_plays_the_demo_and_stops_on_sigterm(
+    served: tuple[subprocess.Popen[str], str], tmp_path: Path
+) -> None:
+    proc, url = served
+    session = get(url + "api/session")
+    assert session["companion"] == {"leds": "sim", "demo": True}
+    deadline = time.monotonic() + 20
+    state: dict = {}
+    while time.monotonic() < deadline:
+        state = get(url + "api/games/latest")["state"]
+        if state["events"] >= 6:
+            break
+        time.sleep(0.2)
+    assert state["events"] >= 6 and state["dealer"] == "B"
+    with urllib.request.urlopen(url + "api/leds.png", timeout=10) as response:
+        assert response.read()[:4] == b"\x89PNG"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        assert response.headers["Server"] == "cribbage-companion"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(15) == 0
+    err = proc.stderr.read()  # type: ignore[union-attr]
+    assert "GET /api/session 200" in err  # the access log goes to stderr
+    assert (tmp_path / "data" / "games.sqlite3").exists()
+
+
+def test_a_busy_port_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        done = subprocess.run(
+            [*CRIB, "serve", "--port", str(port), "--data", str(tmp_path), "--leds", "none"],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0
+    assert "cannot listen" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--port", "70000"], "--port"),
+        (["serve", "--pin", "12ab"], "--pin"),
+        (["serve", "--max-live", "0"], "--max-live"),
+        (["serve", "--threads", "1"], "--threads"),
+        (["serve", "--demo-step", "-1"], "--demo-step"),
+    ],
+)
+def test_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_an_unknown_led_output_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--data", str(tmp_path), "--leds", "lamp", "--port", "0"]) == 2
+    assert "unknown LED output" in capsys.readouterr().err
+
+
+def test_the_pi_is_detected_by_its_device_tree(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\x00")
+    assert on_raspberry_pi(model)
+    model.write_bytes(b"Some Other Board\x00")
+    assert not on_raspberry_pi(model)
+    assert not on_raspberry_pi(tmp_path / "missing")
+
+
+def test_serve_config_defaults(tmp_path: Path) -> None:
+    from companion.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--data", str(tmp_path)])
+    config = ServeConfig.from_args(args)
+    expected = "0.0.0.0" if on_raspberry_pi() else "127.0.0.1"
+    assert (config.host, config.port, config.leds) == (expected, 8121, "sim")
+    assert config.server_threads == config.max_live + 8
+    default = ServeConfig.from_args(build_parser().parse_args(["serve"]))
+    assert default.data_dir.name == "cribbage-companion"
+
+
+def test_listeners_hear_every_change(tmp_path: Path) -> None:
+    companion = Companion.build(ServeConfig(data_dir=tmp_path, leds="none"))
+    heard: list[tuple[str, object]] = []
+    companion.add_listener(lambda topic, data: heard.append((topic, data.get("game_id"))))
+    game = companion.new_game({"players": ["Ann", "Bob"]})
+    companion.apply(game, {"type": "dealer", "seat": "A"})
+    with pytest.raises(RuleError, match=r"phase"):
+        companion.apply(game, {"type": "play", "seat": "A", "card": "5H"})
+    assert heard == [("games", None), ("state", game), ("state", game)]
+    companion.close()
+
+
+def test_the_demo_stops_when_a_real_game_starts(tmp_path: Path) -> None:
+    companion = Companion.build(ServeConfig(data_dir=tmp_path, leds="none"))
+    demo = DemoDealer(companion, step_s=0.02)
+    demo_game = demo.start()
+    time.sleep(0.3)
+    companion.new_game({"players": ["Ann", "Bob"]})
+    time.sleep(0.2)
+    frozen = companion.state(demo_game)["events"]
+    time.sleep(0.3)
+    assert companion.state(demo_game)["events"] == frozen > 1
+    demo.stop()
+    companion.close()

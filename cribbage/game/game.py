@@ -322,11 +322,6 @@ class Game:
         self.deal = Deal(number=self.deals, dealer=dealer, seats=self.seats, kept=v.kept)
         self.phase = "deal"
 
-    def _owner_name(self, owner: str) -> str:
-        if owner in ("crib", "starter"):
-            return "the " + owner
-        return f"{owner}'s"
-
     def _check_unseen(self, deal: Deal, card: Card, allowed: Iterable[str] = ()) -> None:
         owner = deal.owner.get(card)
         if owner is not None and owner not in allowed:
@@ -556,6 +551,10 @@ class Game:
         seat = ord(event["seat"]) - 65
         play = deal.play
         assert play is not None
+        if deal.left(seat) == 0:
+            raise RuleError(
+                f"{event['seat']} has laid every card and is out of the play", rule="go"
+            )
         awards = self._infer_goes(deal, seat, "say go")
         why = self._go_refusal(deal, seat)
         if why is not None:

@@ -187,3 +187,8 @@ def test_malformed_events_are_refused():
                 {"type": "correct", "event": 1, "with": {"type": "undo"}}]:
         with pytest.raises(CribbageError):
             game.apply(bad)
+
+
+def test_a_go_from_a_seat_out_of_cards_is_refused():
+    game = run(started(), "A TS", "B TH", "A 5S", "B 6H", "A 2S", "B KS", "A AS")
+    refused(game, "A go", "go")

@@ -447,11 +447,22 @@ class Game:
         count = deal.play.count
         if deal.left(seat) == 0:
             return None
+        laid = deal.laid.get(seat, [])
         hand = deal.kept_hand(seat)
         if hand is not None:
-            fits = [c for c in hand if c not in deal.laid.get(seat, []) and count + c.value <= 31]
+            fits = [c for c in hand if c not in laid and count + c.value <= 31]
             if fits:
                 return f"{_letter(seat)} holds {fits[0]}, which fits at a count of {count}"
+            return None
+        if seat in deal.dealt:  # dealt hand known, discards not: some of these cards are held
+            letter = _letter(seat)
+            maybe = [c for c in deal.dealt[seat] if c not in laid and deal.owner.get(c) == letter]
+            too_big = [c for c in maybe if count + c.value > 31]
+            if len(too_big) < deal.left(seat):
+                return (
+                    f"{letter} holds {deal.left(seat)} of {' '.join(_names(maybe))}, so a card "
+                    f"that fits at a count of {count}"
+                )
             return None
         if count + 10 <= 31:
             return f"any card fits at a count of {count}"

@@ -192,3 +192,14 @@ def test_malformed_events_are_refused():
 def test_a_go_from_a_seat_out_of_cards_is_refused():
     game = run(started(), "A TS", "B TH", "A 5S", "B 6H", "A 2S", "B KS", "A AS")
     refused(game, "A go", "go")
+
+
+def test_a_go_is_judged_on_the_dealt_hand_when_the_discards_are_unknown():
+    game = run(
+        new(), {"type": "dealer", "seat": "B"},
+        {"type": "hand", "seat": "A", "cards": ["9S", "8S", "2D", "3D", "4D", "KC"]},
+        {"type": "starter", "card": "KD"}, "A 9S", "B TH", "A 8S", "B go",  # 27
+    )
+    # A keeps 2 of 2D 3D 4D KC (two were laid away): at most one is too big, so one fits
+    assert "holds 2 of" in refused(game, "A go", "go")
+    assert run(game, "A 4D").scores == {"A": 2, "B": 0}  # 31 for two

@@ -37,3 +37,15 @@ def app(companion: Companion, tmp_path: Path) -> Flask:
 @pytest.fixture
 def api(app: Flask) -> Api:
     return Api(app.test_client())
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say clearly when the browser tests did not run."""
+    from browserkit import chromium_path
+
+    if chromium_path() is None:
+        terminalreporter.write_line(
+            "browser tests SKIPPED: Chromium not found (apt-get install -y chromium); "
+            "the page was tested with Flask's test client only",
+            yellow=True, bold=True,
+        )

@@ -1,0 +1,57 @@
+"""Helpers for the browser tests and the benchmark: find Chromium, run ``crib serve``."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (``apt-get install chromium``), or None when it is not installed.
+
+    ``CHROMIUM=/path`` picks another binary; ``CHROMIUM=none`` skips the browser tests.
+    """
+    if os.environ.get("CHROMIUM") == "none":
+        return None
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def start_server(data: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    """``crib serve`` on 127.0.0.1, a free port, in a subprocess; returns it and its address."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--data", str(data), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+    if not match:
+        proc.kill()
+        raise RuntimeError(f"crib serve did not start: {line!r}")
+    return proc, match.group(1)
+
+
+def stop_server(proc: subprocess.Popen[str]) -> int:
+    """Stop it as systemd would (SIGTERM); kill it if it does not stop in 15 s."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            return proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return proc.wait(5)

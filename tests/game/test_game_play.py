@@ -202,4 +202,4 @@ def test_a_go_is_judged_on_the_dealt_hand_when_the_discards_are_unknown():
     )
     # A keeps 2 of 2D 3D 4D KC (two were laid away): at most one is too big, so one fits
     assert "holds 2 of" in refused(game, "A go", "go")
-    assert run(game, "A 4D").scores == {"A": 2, "B": 0}  # 31 for two
+    assert run(game, "A 4D").scores == {"A": 3 + 2, "B": 0}  # a run of three, then 31

@@ -69,13 +69,17 @@ class Award:
     item: Item
     pegged: int
     reason: str = ""
+    detail: tuple[dict[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """``{"seat", "side", "kind", "cards", "points", "pegged"}`` (and ``reason``)."""
+        """``{"seat", "side", "kind", "cards", "points", "pegged"}``, and ``reason`` for an
+        adjustment, ``detail`` (the true count, itemised) for a claim or a muggins."""
         out = {"seat": _letter(self.seat), "side": self.side, **self.item.to_json()}
         out["pegged"] = self.pegged
         if self.reason:
             out["reason"] = self.reason
+        if self.detail:
+            out["detail"] = list(self.detail)
         return out
 
 
@@ -230,13 +234,16 @@ class Game:
 
     # -- pegging ---------------------------------------------------------------------------
 
-    def _peg(self, seat: int, item: Item, category: str, reason: str = "") -> None:
+    def _peg(
+        self, seat: int, item: Item, category: str, reason: str = "",
+        detail: Sequence[dict[str, Any]] = (),
+    ) -> None:
         if self.winner is not None or item.points <= 0:
             return
         side = self.settings.side_of(seat)
         pegged = min(item.points, self.settings.target - self.scores[side])
         self.scores[side] += pegged
-        self._awards.append(Award(seat, side, item, pegged, reason))
+        self._awards.append(Award(seat, side, item, pegged, reason, tuple(detail)))
         if self.deal is not None:
             self.deal.add_points(side, category, pegged)
         if self.scores[side] >= self.settings.target:
@@ -278,7 +285,8 @@ class Game:
                 self._peg(seat, item, what)
             self._peg(seat, Item("over-claim", tuple(cards), claim - truth), what)
             return record
-        self._peg(seat, Item("claim", tuple(cards), claim), what)
+        truth_items = [i.to_json() for i in items]
+        self._peg(seat, Item("claim", tuple(cards), claim), what, detail=truth_items)
         missed = truth - claim
         record["missed"] = missed
         if self.settings.muggins and self.winner is None:
@@ -292,7 +300,7 @@ class Game:
                 "claimed": claim,
                 "total": truth,
                 "points": missed,
-                "items": [i.to_json() for i in items],
+                "items": truth_items,
                 "callers": [
                     _letter(s) for s in range(self.seats) if self.settings.side_of(s) != side
                 ],
@@ -704,7 +712,11 @@ class Game:
             )
         self.pending = [p for p in self.pending if p is not chosen]
         cards = tuple(parse_card(c) for c in chosen["cards"])
-        self._peg(ord(caller) - 65, Item("muggins", cards, chosen["points"]), "muggins")
+        self._peg(
+            ord(caller) - 65, Item("muggins", cards, chosen["points"]), "muggins",
+            f"{chosen['seat']} claimed {chosen['claimed']} of {chosen['total']}",
+            chosen["items"],
+        )
 
     # -- reading the state -----------------------------------------------------------------
 

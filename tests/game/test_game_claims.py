@@ -32,6 +32,8 @@ def test_an_under_claim_is_open_to_muggins_with_the_breakdown():
     game = run(game, {"type": "muggins", "seat": "B"})
     assert game.scores == {"A": 8, "B": 3 + 4}
     assert game.last[0].item.kind == "muggins" and game.pending == []
+    called = game.to_json()["last"][0]
+    assert called["reason"] == "A claimed 8 of 12" and len(called["detail"]) == 6
     refused(game, {"type": "muggins", "seat": "B"}, "muggins")  # only once
     explained(game)
 

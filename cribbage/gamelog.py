@@ -259,9 +259,9 @@ class GameStore:
 
         Each: ``id`` (its number in the game, what ``correct`` refers to), ``at`` (ISO time,
         UTC), ``source``, ``event``, ``superseded_by`` (the number of the correction or undo
-        that replaced it, or None), ``points`` (awards it produces in the game as it now
-        stands) and ``scores`` (after it; None for superseded events and for corrections and
-        undos, whose effect shows on the events they replace).
+        that replaced it, or None), ``points`` (the awards it produces in the game as it now
+        stands; for a correction, those of the event it corrects) and ``scores`` (after it;
+        None once superseded). See :meth:`cribbage.game.Game.rows`.
         """
         with self._lock:
             game = self._load(game_id)
@@ -269,19 +269,11 @@ class GameStore:
                 "SELECT seq, at, source, event FROM events WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ).fetchall()
-        out = []
-        for seq, at, source, event in rows:
-            result = game.results.get(seq) if seq not in game.superseded else None
-            out.append({
-                "id": seq,
-                "at": at,
-                "source": source,
-                "event": json.loads(event),
-                "superseded_by": game.superseded.get(seq),
-                "points": result["points"] if result else [],
-                "scores": result["scores"] if result else None,
-            })
-        return out
+        folded = game.rows()
+        return [
+            {"id": seq, "at": at, "source": source, "event": json.loads(event), **folded[seq - 1]}
+            for seq, at, source, event in rows
+        ]
 
     # -- internals -------------------------------------------------------------------------
 

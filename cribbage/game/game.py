@@ -720,6 +720,40 @@ class Game:
 
     # -- reading the state -----------------------------------------------------------------
 
+    def rows(self) -> list[dict[str, Any]]:
+        """What each event of the log did, in log order (for the history and the chart).
+
+        Each: ``superseded_by`` (or None), ``points`` (awards in the game as it now stands) and
+        ``scores`` (after it, in the game as it now stands; None when superseded). A table event
+        in force shows its own awards; a correction in force shows the awards of the event it
+        replaced (``corrects``); an undo shows none (``undoes``). Walking the rows in order and
+        taking each ``scores`` that is not None draws the score over time.
+        """
+        running = dict.fromkeys(self.side_ids, 0)
+        out: list[dict[str, Any]] = []
+        undone = {
+            by: n for n, by in self.superseded.items() if self.log[by - 1]["type"] == "undo"
+        }
+        for number, event in enumerate(self.log, 1):
+            result = self.results.get(number)
+            if result is not None:
+                running = result["scores"]
+            row: dict[str, Any] = {
+                "superseded_by": self.superseded.get(number), "points": [], "scores": None,
+            }
+            if row["superseded_by"] is None:
+                row["scores"] = dict(running)
+                if event["type"] == "correct":
+                    row["corrects"] = event["event"]
+                    row["points"] = list(self.results[event["event"]]["points"])
+                elif event["type"] == "undo":
+                    row["undoes"] = undone.get(number)
+                elif result is not None:
+                    row["points"] = list(result["points"])
+            out.append(row)
+        return out
+
+
     @property
     def count(self) -> int:
         """The running count of the play (0 outside the play)."""

@@ -43,9 +43,15 @@ def refused(game: Game, event: dict[str, Any] | str, rule: str) -> str:
 def explained(game: Game) -> None:
     """Every point on the board is explained by an award of an event still in force."""
     totals = dict.fromkeys(game.scores, 0)
-    numbers = [n for n in game.results if n not in game.superseded]
-    for n in numbers:
-        for award in game.results[n]["points"]:
+    for result in game.results.values():  # one per event in force, in the fold
+        for award in result["points"]:
             assert 0 < award["pegged"] <= award["points"]
             totals[award["side"]] += award["pegged"]
     assert totals == game.scores
+    rows = game.rows()
+    assert len(rows) == len(game.log)
+    shown = dict.fromkeys(game.scores, 0)
+    for row in rows:
+        for award in row["points"]:
+            shown[award["side"]] += award["pegged"]
+    assert shown == game.scores  # the history lists every point once

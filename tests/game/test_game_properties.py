@@ -14,7 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cribbage.game import VARIANTS, Game, Settings
+from cribbage.errors import CribbageError
+from cribbage.game import META_TYPES, TABLE_TYPES, VARIANTS, Game, Settings
 from cribbage.game.simulate import random_game
 
 from .helpers import explained
@@ -117,3 +118,40 @@ def test_undo_only_lowers_scores_and_redo_restores_them(seed, cut):
     assert redone.scores == partial.scores
     assert redone.to_json()["history"] == partial.to_json()["history"]
     explained(redone)
+
+
+_CARDS = st.sampled_from(["5H", "JH", "TS", "AC", "KD", "10c", "ZZ", "", 5, None, ["5H"]])
+_EVENTS = st.fixed_dictionaries(
+    {"type": st.sampled_from([*TABLE_TYPES, *META_TYPES, "x", 3, None])},
+    optional={
+        "seat": st.sampled_from(["A", "B", "c", "Z", "AB", 1, None, ""]),
+        "card": _CARDS,
+        "cards": st.one_of(st.lists(_CARDS, max_size=7), _CARDS,
+                           st.dictionaries(st.sampled_from(["A", "B", "Q"]), _CARDS)),
+        "claim": st.one_of(st.integers(-3, 40), st.sampled_from(["7", "x", 2.5, True])),
+        "points": st.one_of(st.integers(-3, 200), st.sampled_from(["2", None, 1.5])),
+        "event": st.one_of(st.integers(-1, 400), st.sampled_from(["1", None, False])),
+        "penalty": st.integers(-1, 3),
+        "reason": st.one_of(st.text(max_size=5), st.integers()),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), cut=st.floats(0, 1), junk=st.lists(_EVENTS, max_size=6))
+def test_any_event_is_applied_or_refused_with_a_cribbage_error(seed, cut, junk):
+    """Bad input never crashes: whatever the event, the game applies it or refuses it with a
+    CribbageError, and a refused event leaves the game as it was."""
+    s = Settings.from_json({"target": 61})
+    _, events = random_game(s, random.Random(seed))
+    game = Game(s)
+    for event in events[: int(len(events) * cut)]:
+        game = game.apply(event)
+    junk = [*junk, {"type": "correct", "event": 1 + seed % 50, "with": junk[0]}] if junk else junk
+    for event in junk:
+        before = game.to_json()
+        try:
+            game = game.apply(event)
+        except CribbageError:
+            assert game.to_json() == before
+        explained(game)

@@ -75,15 +75,17 @@ def test_events_show_sources_supersession_points_and_scores(tmp_path):
         gid = store.new_game({})
         store.apply(gid, {"type": "dealer", "seat": "B"}, source="page")
         store.apply(gid, {"type": "starter", "card": "JH"}, source="camera")
-        store.apply(gid, {"type": "correct", "event": 2, "with": {"type": "starter", "card": "5H"}})
+        store.apply(gid, {"type": "correct", "event": 2, "with": {"type": "starter", "card": "JD"}})
         store.apply(gid, {"type": "play", "seat": "A", "card": "TH"}, source="camera")
         store.apply(gid, {"type": "play", "seat": "B", "card": "5S"}, source="camera")
         events = store.events(gid)
     assert [e["id"] for e in events] == [1, 2, 3, 4, 5]
     assert [e["source"] for e in events] == ["page", "camera", "cli", "camera", "camera"]
     assert events[1]["superseded_by"] == 3 and events[1]["points"] == []
-    assert events[4]["points"][0]["kind"] == "fifteen" and events[4]["scores"] == {"A": 0, "B": 2}
-    assert events[3]["scores"] == {"A": 0, "B": 0}
+    assert events[2]["corrects"] == 2 and events[2]["points"][0]["kind"] == "heels"
+    assert events[2]["points"][0]["cards"] == ["JD"] and events[2]["scores"] == {"A": 0, "B": 2}
+    assert events[4]["points"][0]["kind"] == "fifteen" and events[4]["scores"] == {"A": 0, "B": 4}
+    assert events[3]["scores"] == {"A": 0, "B": 2}
     assert events[0]["at"].endswith("+00:00")
 
 

@@ -207,13 +207,18 @@ async function loadGame() {
   if (d) render(d.state);
 }
 
-async function ensureBoard(s) {
+function ensureBoard(s) {
+  // one drawing per board shape; pegs are placed from the newest state once it is there
   const tracks = S.sides(s).length === 3 ? 3 : 2, target = S.target(s);
   const key = `${tracks}-${target}`;
-  if (app.boardKey === key) return;
-  app.boardKey = key;
-  const res = await fetch(`/api/board.svg?tracks=${tracks}&target=${target}`);
-  if (res.ok) $("#board-wrap").innerHTML = await res.text();
+  if (app.boardKey !== key || !app.boardReady) {
+    app.boardKey = key;
+    app.boardReady = fetch(`/api/board.svg?tracks=${tracks}&target=${target}`)
+      .then((res) => (res.ok ? res.text() : ""))
+      .then((svg) => { if (app.boardKey === key && svg) $("#board-wrap").innerHTML = svg; })
+      .catch(() => { app.boardReady = null; });
+  }
+  return app.boardReady;
 }
 function holeFor(svg, score) {
   const laps = Number(svg.dataset.laps), per = Number(svg.dataset.perLap);
@@ -242,6 +247,8 @@ function placePegs(s) {
 
 function render(s) {
   if (!s) return;
+  // answers can cross on the network: never go back to an older state of the same game
+  if (app.state && app.state.game === s.game && s.events < app.state.events) return;
   const json = JSON.stringify(s);
   if (json === app.lastJson) return;
   app.lastJson = json;
@@ -275,7 +282,7 @@ function render(s) {
   const w = $("#winner");
   w.hidden = !s.winner;
   if (s.winner) w.textContent = `${s.winner_name || s.winner} wins` + (s.skunk ? ` (${s.skunk === "double" ? "double skunk" : "skunk"})` : "");
-  ensureBoard(s).then(() => placePegs(s));
+  ensureBoard(s).then(() => placePegs(app.state));
   renderSeats(s);
   renderPicker();
   if (!$("#fix").hidden) loadEvents();
@@ -545,7 +552,7 @@ async function showChart(id) {
 }
 async function viewGame(id) {
   app.follow = id === null;
-  app.gameId = id; app.lastJson = ""; app.boardKey = null;
+  app.gameId = id; app.lastJson = "";
   await loadGame(); connect();
   location.hash = "#table";
 }
@@ -579,7 +586,7 @@ $("#new-form").addEventListener("submit", async (ev) => {
   };
   const r = await send("POST", "/api/games", body);
   if (r) {
-    app.follow = true; app.gameId = r.game_id; app.lastJson = ""; app.boardKey = null;
+    app.follow = true; app.gameId = r.game_id; app.lastJson = "";
     render(r.state); connect();
     location.hash = "#play";
     toast(`Game ${r.game_id} started`);

@@ -28,6 +28,7 @@ cribbage.errors.RuleError: B cannot lay 5H out of turn: it is A's turn, and A ca
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -521,6 +522,8 @@ class Game:
                         f"{card} would take the count to {play.count + card.value}, past 31 "
                         f"({why})", rule="thirty-one",
                     )
+                if play.count == 0:
+                    why = "the count is 0, so any card fits"
                 raise RuleError(
                     f"{_letter(seat)} cannot {action} out of turn: it is {_letter(other)}'s "
                     f"turn, and {_letter(other)} cannot have passed ({why})",
@@ -806,7 +809,10 @@ class Game:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The state as JSON (documented in docs/game.md)."""
+        """The state as JSON (documented in docs/game.md): fresh objects, safe to change."""
+        return json.loads(json.dumps(self._state_json()))
+
+    def _state_json(self) -> dict[str, Any]:
         s = self.settings
         deal = self.deal
         play = deal.play if deal is not None else None

@@ -101,3 +101,12 @@ def test_game_option_log_and_list(tmp_path, capsys):
     assert '"dealer"' in capsys.readouterr().out
     assert main(["game", "list", "--db", db, "--json"]) == 0
     assert [g["id"] for g in json.loads(capsys.readouterr().out)] == [2, 1]
+
+
+def test_bad_settings_exit_2(tmp_path, capsys):
+    db = str(tmp_path / "g.db")
+    assert main(["game", "new", "--db", db, "--players", "Ann"]) == 2
+    assert "rule: settings" in capsys.readouterr().err
+    assert main(["game", "new", "--db", db, "--variant", "four-player", "--players",
+                 "Ann,Bob,Cat,Dan"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == {"AC": 0, "BD": 0}

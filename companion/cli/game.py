@@ -85,9 +85,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     games.set_defaults(handler=run_list)
 
 
-def _store(args: argparse.Namespace) -> Any:
+def _store(args: argparse.Namespace, *, create: bool = False) -> Any:
+    from pathlib import Path
+
     from cribbage.gamelog import GameStore
 
+    if not create and not Path(args.db).is_file():
+        raise UsageError(f"no game log at {args.db}: start one with crib game new --db {args.db}")
     return GameStore(args.db)
 
 
@@ -124,7 +128,7 @@ def run_new(args: argparse.Namespace) -> int:
         settings["players"] = args.players
     if args.three_for_last is not None:
         settings["three_for_last"] = args.three_for_last
-    with _store(args) as store:
+    with _store(args, create=True) as store:
         try:
             game_id = store.new_game(settings)
         except CribbageError as exc:

@@ -74,7 +74,8 @@ def test_stdin_is_all_or_nothing(tmp_path, capsys, monkeypatch):
 
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys):
     db = str(tmp_path / "g.db")
-    assert main(["game", "state", "--db", db, "--json"]) == 2  # no game yet
+    assert main(["game", "state", "--db", db, "--json"]) == 2  # no log yet
+    assert not (tmp_path / "g.db").exists()  # and none is made by asking
     assert main(["game", "new", "--db", db, "--variant", "five-card"]) == 0
     for args in (["{not json"], ['["play"]'], ['{"type": "nope"}'], []):
         capsys.readouterr()

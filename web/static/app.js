@@ -311,6 +311,7 @@ async function callMuggins(seat, eventId) {
 function renderSeats(s) {
   const box = $("#seat-pick");
   const seats = S.players(s).map((p) => p.seat);
+  if (s.next !== app.lastNext) { app.lastNext = s.next; if (s.next && s.next !== "crib") app.seat = s.next; }
   if (!app.seat || !seats.includes(app.seat)) app.seat = (s.next !== "crib" && s.next) || seats[0] || null;
   box.replaceChildren(...S.players(s).map((p) => el("button", {
     class: p.seat === app.seat ? "on" : "", "data-seat": p.seat,
@@ -361,11 +362,13 @@ $("#actions").addEventListener("click", (ev) => {
   renderPicker(); renderSeats(app.state || {});
 });
 $("#clear").addEventListener("click", () => { app.picked = []; renderPicker(); });
-$("#undo").addEventListener("click", async () => {
+async function undoLast() {
   if (!app.gameId) return;
   const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "undo" });
-  if (r) { render(r.state); showChanges(r.changed, "Undone"); }
-});
+  if (r) { render(r.state); showChanges(r.changed, "Undone"); loadEvents(); }
+}
+$("#undo").addEventListener("click", undoLast);
+$("#fix-undo").addEventListener("click", undoLast);
 $("#send").addEventListener("click", async () => {
   if (!app.gameId) return toast("Start a game first", true);
   const ev = { type: app.act };
@@ -411,13 +414,13 @@ async function loadEvents() {
   if (!d) return;
   app.events = d.events;
   $("#events").replaceChildren(...d.events.slice().reverse().map((e) => {
-    const pts = e.points && typeof e.points === "object" ? Object.entries(e.points).filter(([, v]) => v).map(([k, v]) => `${S.name(app.state, k)} +${v}`).join(", ") : e.points ? `+${e.points}` : "";
+    const pts = (e.points || []).filter((a) => a.pegged).map((a) => `${S.name(app.state, a.seat)} +${a.pegged} ${a.kind}`).join(", ");
     const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : "";
     const base = e.event && e.event.type === "correct" ? e.event.with : e.event;
     const canEdit = !e.superseded_by && base && (base.seat || base.card || base.cards) && e.event.type !== "undo";
     return el("li", { class: e.superseded_by ? "gone" : "", "data-event": e.id },
-      el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", {}, pts) : null,
-      el("div", { class: "meta" }, `${e.source || "?"} · ${e.at ? new Date(e.at * (e.at < 1e12 ? 1000 : 1)).toLocaleTimeString() : ""}${gone}`),
+      el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", { class: "pts" }, pts) : null,
+      el("div", { class: "meta" }, `${e.source || "?"} · ${e.at ? new Date(e.at).toLocaleTimeString() : ""}${gone}`),
       canEdit ? el("button", { type: "button", class: "edit", onclick: () => openEdit(e) }, "Edit") : null);
   }));
 }

@@ -49,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     new.add_argument("--target", type=int, choices=(121, 61), help="121 or 61 (five-card: 61)")
     new.add_argument("--players", help="names in seat order, comma separated: Ann,Bob")
     new.add_argument("--muggins", action="store_true", help="an opponent may peg missed points")
-    new.add_argument("--counting", choices=("auto", "claim"), default="auto",
-                     help="auto: the companion pegs what it counts; claim: players claim")
+    new.add_argument("--counting", choices=("auto", "claim"),
+                     help="auto: the companion pegs what it counts; claim: players claim "
+                     "(default: claim with --muggins, else auto)")
     last = new.add_mutually_exclusive_group()
     last.add_argument("--three-for-last", dest="three_for_last", action="store_true",
                       default=None, help="the first pone pegs 3 at the start")

@@ -6,6 +6,8 @@ in one series or many, partnerships); the settings pick one and add the table's 
 >>> s = Settings.from_json({"variant": "five-card"})
 >>> s.target, s.three_for_last, s.variant.kept, s.variant.single_series
 (61, True, 3, True)
+>>> Settings.from_json({"muggins": True}).counting
+'claim'
 >>> Settings.from_json({"variant": "four-player", "players": "Ann,Bob,Cat,Dan"}).sides
 [('AC', 'Ann & Cat'), ('BD', 'Bob & Dan')]
 >>> Settings.from_json({"target": 100})
@@ -107,7 +109,8 @@ class Settings:
 
         Keys: ``variant`` (six-card, five-card, three-player, four-player), ``target``
         (121 or 61; five-card defaults to 61), ``players`` (names, a list or ``"Ann,Bob"``),
-        ``muggins`` (bool), ``counting`` (``auto`` or ``claim``), ``three_for_last`` (bool;
+        ``muggins`` (bool), ``counting`` (``auto`` or ``claim``; ``claim`` by default with
+        muggins on, the usual table game), ``three_for_last`` (bool;
         on by default in five-card), ``overclaim`` (``refuse``, or ``peg`` with muggins off),
         ``colours`` (one per side).
         """
@@ -138,10 +141,10 @@ class Settings:
                 f"the {name} game has {variant.seats} players, not {len(players)}",
                 rule="settings",
             )
-        counting = data.get("counting") or "auto"
+        muggins = _flag(data, "muggins", False)
+        counting = data.get("counting") or ("claim" if muggins else "auto")
         if counting not in COUNTING:
             raise RuleError(f"counting is auto or claim, not {counting!r}", rule="settings")
-        muggins = _flag(data, "muggins", False)
         overclaim = data.get("overclaim") or "refuse"
         if overclaim not in OVERCLAIM:
             raise RuleError(f"overclaim is refuse or peg, not {overclaim!r}", rule="settings")

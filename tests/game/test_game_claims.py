@@ -54,7 +54,7 @@ def test_without_muggins_missed_points_are_lost():
 
 
 def test_muggins_needs_claim_counting():
-    game = run(shown(muggins=True), {"type": "show", "seat": "A"})
+    game = run(shown(muggins=True, counting="auto"), {"type": "show", "seat": "A"})
     assert "automatic" in refused(game, {"type": "muggins", "seat": "B"}, "muggins")
 
 
@@ -94,3 +94,9 @@ def test_a_crib_under_claim():
     before = game.scores["A"]
     game = run(game, {"type": "muggins", "seat": "A"})
     assert game.scores["A"] == before + chance["points"]
+
+
+def test_muggins_on_means_claim_counting_unless_told_otherwise():
+    game = run(shown(muggins=True), {"type": "show", "seat": "A", "claim": 10})
+    assert game.settings.counting == "claim" and game.scores["A"] == 10
+    assert run(game, {"type": "muggins", "seat": "B"}).scores["B"] == 3 + 2

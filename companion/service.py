@@ -228,6 +228,12 @@ class Companion:
         self._changed(game_id, state)
         return state
 
+    def preview(self, game_id: int, event: dict[str, Any]) -> dict[str, Any]:
+        """What ``event`` would do, folded in memory and never stored (for "what changes")."""
+        state: dict[str, Any] = self.store.game(game_id).apply(event).to_json()
+        state["game"] = game_id
+        return state
+
     def state(self, game_id: int) -> dict[str, Any]:
         return self.store.state(game_id)  # type: ignore[no-any-return]
 

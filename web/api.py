@@ -31,7 +31,7 @@ from web.words import enrich
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_EVENT_BYTES = 16_384
-PIN_FREE = {"api.unlock", "api.lock", "api.set_pin", "api.count"}
+PIN_FREE = {"api.unlock", "api.lock", "api.set_pin", "api.count", "api.preview_event"}
 """Endpoints that need the CSRF token but not the PIN."""
 
 
@@ -191,6 +191,17 @@ def post_event(game_id: int) -> Response:
     if not isinstance(event.get("type"), str):
         raise ApiError(400, 'an event needs a "type", like {"type": "go", "seat": "A"}')
     state = ctx().table.apply(game_id, event, source="page")
+    return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state))
+
+
+@bp.post("/games/<int:game_id>/preview")
+def preview_event(game_id: int) -> Response:
+    """What an event would change, without recording it (the Fix tab shows it before saving)."""
+    before = game_or_404(game_id)
+    event = body_object()
+    if not isinstance(event.get("type"), str):
+        raise ApiError(400, 'an event needs a "type", like {"type": "go", "seat": "A"}')
+    state = ctx().table.preview(game_id, event)
     return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state))
 
 

@@ -167,7 +167,11 @@ def test_correct_a_card(page: Any) -> None:
     row = page.locator('#events li[data-event="4"]')
     expect(row).to_contain_text("Bob play 5♠")
     row.locator("button.edit").click()
+    page.fill("#edit-cards", "JC")
+    expect(page.locator("#edit-preview")).to_contain_text("JC")  # already played: refused
     page.fill("#edit-cards", "6S")
+    expect(page.locator("#edit-preview")).to_have_text("This changes: Bob 2 → 0")
+    assert page.evaluate("app.state.scores.B") == 2  # nothing recorded yet
     page.click("#edit-form button.primary")
     expect(page.locator("#changed")).to_have_text("Corrected #4: Bob 2 → 0")
     expect(page.locator('#events li[data-event="4"]')).to_have_class(re.compile("gone"))

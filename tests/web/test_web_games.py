@@ -184,3 +184,20 @@ def test_a_finished_game_counts_in_the_tally(api: Api, companion: Any) -> None:
     assert listing["tally"] == {winner: state["game_points"]}
     chart = api.get(f"/api/games/{game}/chart.svg").get_data(as_text=True)
     assert f"{winner} 121" in chart
+
+
+def test_preview_shows_what_a_correction_would_change_without_storing_it(api: Api) -> None:
+    game = api.new_game()
+    play_deal(api, game, DEAL[:4])
+    fix = {"type": "correct", "event": 4, "with": {"type": "play", "seat": "B", "card": "6S"}}
+    preview = api.post(f"/api/games/{game}/preview", fix).get_json()
+    assert preview["changed"] == [{"seat": "B", "from": 2, "to": 0}]
+    assert preview["state"]["scores"] == {"A": 0, "B": 0}
+    assert api.get(f"/api/games/{game}").get_json()["state"]["scores"] == {"A": 0, "B": 2}
+    assert len(api.get(f"/api/games/{game}/events").get_json()["events"]) == 4
+    refused = api.post(f"/api/games/{game}/preview",
+                       {"type": "correct", "event": 4,
+                        "with": {"type": "play", "seat": "B", "card": "JC"}})
+    assert refused.status_code == 422
+    assert api.post(f"/api/games/{game}/preview", {"seat": "A"}).status_code == 400
+    assert api.post("/api/games/9/preview", {"type": "undo"}).status_code == 404

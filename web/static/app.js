@@ -437,13 +437,10 @@ function openEdit(e) {
   $("#edit-cards").value = ev.card || (Array.isArray(ev.cards) ? ev.cards.join(" ") : "");
   $("#edit-claim").value = ev.claim === undefined ? "" : ev.claim;
   $("#edit-claim-l").hidden = ev.claim === undefined;
+  $("#edit-preview").textContent = "";
   dlg.showModal();
 }
-$("#edit-form").addEventListener("submit", async (evt) => {
-  const dlg = $("#edit");
-  if (evt.submitter && evt.submitter.value === "cancel") return;
-  const target = Number(dlg.dataset.id);
-  if (!app.editing) return;
+function correction() {
   const repl = Object.assign({}, app.editing);
   if (repl.seat) repl.seat = $("#edit-seat").value;
   const cards = $("#edit-cards").value.trim();
@@ -451,7 +448,26 @@ $("#edit-form").addEventListener("submit", async (evt) => {
   else if ("cards" in repl) repl.cards = cards.split(/[\s,]+/).filter(Boolean);
   const claim = $("#edit-claim").value;
   if (claim !== "") repl.claim = Number(claim);
-  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "correct", event: target, with: repl });
+  return { type: "correct", event: Number($("#edit").dataset.id), with: repl };
+}
+async function previewEdit() {
+  const out = $("#edit-preview");
+  try {
+    const r = await api("POST", `/api/games/${app.gameId}/preview`, correction());
+    const text = (r.changed || []).map((c) => `${S.name(app.state, c.seat)} ${c.from} → ${c.to}`).join(", ");
+    out.textContent = text ? `This changes: ${text}` : "No score changes.";
+    out.className = "hint";
+  } catch (e) { out.textContent = e.message; out.className = "hint bad"; }
+}
+for (const id of ["#edit-seat", "#edit-cards", "#edit-claim"]) {
+  $(id).addEventListener("input", () => { clearTimeout(app.previewTimer); app.previewTimer = setTimeout(previewEdit, 250); });
+}
+$("#edit-form").addEventListener("submit", async (evt) => {
+  if (evt.submitter && evt.submitter.value === "cancel") return;
+  if (!app.editing) return;
+  const fix = correction();
+  const target = fix.event;
+  const r = await send("POST", `/api/games/${app.gameId}/events`, fix);
   if (r) { render(r.state); showChanges(r.changed, `Corrected #${target}`); loadEvents(); }
 });
 $("#adjust").addEventListener("submit", async (ev) => {

@@ -260,3 +260,27 @@ def test_upload_a_photo_and_count_the_hand(page: Any, tmp_path: Path) -> None:
     page.click('#photo-picker button[data-card="JC"]')
     page.click("#photo-count")
     expect(page.locator("#photo-result")).to_contain_text("28:")
+
+
+def test_a_counted_photo_goes_into_the_game(page: Any, tmp_path: Path) -> None:
+    new_game(page, names=("Ivy", "Jack"))
+    send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"}]
+                + [{"type": a, "seat": s, **({"card": c[0]} if c else {})} for a, s, c in PLAY])
+    page.click("#tabs >> text=Photo")
+    path = tmp_path / "ivy.png"
+    path.write_bytes(photo_png())
+    page.set_input_files("#photo-file", str(path))
+    page.click("#photo-form button.primary")
+    expect(page.locator("#photo-view img")).to_be_visible()
+    page.evaluate("app.photo.slots = []; renderPhotoCards()")
+    for card in ("JC", "5H", "4H", "6D", "5D"):
+        page.click(f'#photo-picker button[data-card="{card}"]')
+    page.select_option("#photo-starter", "5D")
+    page.click("#photo-count")
+    expect(page.locator("#photo-result")).to_contain_text("16:")
+    page.click("#photo-record")
+    expect(page.locator("#photo-record")).to_have_count(0)
+    page.click("#tabs >> text=Table")
+    expect(score(page, "A")).to_have_text("18")
+    expect(page.locator("#next")).to_have_count(1)
+    assert page.evaluate("app.state.next") == "B"

@@ -549,8 +549,21 @@ $("#photo-count").addEventListener("click", async () => {
   if (!r) return;
   $("#photo-result").replaceChildren(
     el("p", {}, el("b", {}, `${r.total}: `), r.spoken || "nineteen (nothing)"),
-    el("ul", {}, ...(r.items || []).map((i) => el("li", {}, `${i.text || i.kind} — ${(i.cards || []).map(cardLabel).join(" ")}: ${i.points}`))));
+    el("ul", {}, ...(r.items || []).map((i) => el("li", {}, `${i.text || i.kind} — ${(i.cards || []).map(cardLabel).join(" ")}: ${i.points}`))),
+    recordButton(hand, starter));
 });
+function recordButton(hand, starter) {
+  // in the show, the counted hand can go straight into the game for whoever counts next
+  const s = app.state;
+  if (!s || s.phase !== "show" || !s.next || s.starter !== starter) return null;
+  const crib = s.next === "crib";
+  const ev = crib ? { type: "crib", cards: hand } : { type: "show", seat: s.next, cards: hand };
+  const label = crib ? `Record as ${S.name(s, s.dealer)}'s crib` : `Record as ${S.name(s, s.next)}'s hand`;
+  return el("button", { type: "button", id: "photo-record", class: "primary", onclick: async () => {
+    const r = await send("POST", `/api/games/${app.gameId}/events`, ev);
+    if (r) { render(r.state); showChanges(r.changed, "Recorded"); $("#photo-record").remove(); }
+  } }, label);
+}
 
 /* ---------- history ---------- */
 async function loadHistory() {

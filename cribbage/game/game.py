@@ -492,36 +492,24 @@ class Game:
             awards += play.go(nxt)
         return awards
 
-    def _infer_goes(
-        self, deal: Deal, seat: int, action: str, card: Card | None = None
-    ) -> list[PlayAward]:
+    def _infer_goes(self, deal: Deal, seat: int, action: str) -> list[PlayAward]:
         """Goes the table did not say but the event shows (a camera sees only cards laid).
 
-        Until it is ``seat``'s turn with ``card`` fitting under 31, the seat whose turn it is
-        is taken to have said go; refused when it cannot have (a known hand holding a card
-        that fits, or a count of 21 or less, where any card fits).
+        When ``seat`` acts out of turn, each seat passed over is taken to have said go;
+        refused (rule ``turn``) when one of them cannot have: a known hand holding a card
+        that fits, or a count of 21 or less, where any card fits. A seat's own go is never
+        inferred: a card that does not fit on its own turn is refused (``thirty-one``).
         """
         play = deal.play
         assert play is not None
         awards: list[PlayAward] = []
         target = deal.play_seat(seat)
-
-        def ready() -> bool:
-            if play.next_seat != target:
-                return False
-            return card is None or play.count + card.value <= 31
-
-        while not ready():
+        while play.next_seat != target:
             if play.next_seat is None:
                 raise RuleError(f"the play is over; {_letter(seat)} cannot {action}", rule="phase")
             other = deal.table_seat(play.next_seat)
             why = self._go_refusal(deal, other)
             if why is not None:
-                if other == seat and card is not None:
-                    raise RuleError(
-                        f"{card} would take the count to {play.count + card.value}, past 31 "
-                        f"({why})", rule="thirty-one",
-                    )
                 if play.count == 0:
                     why = "the count is 0, so any card fits"
                 raise RuleError(
@@ -556,7 +544,7 @@ class Game:
             raise RuleError(f"{card} is not in {letter}'s hand", rule="not-in-hand")
         play = deal.play
         assert play is not None
-        before = self._infer_goes(deal, seat, f"lay {card}", card)
+        before = self._infer_goes(deal, seat, f"lay {card}")
         mine = play.lay(deal.play_seat(seat), card)
         laid.append(card)
         deal.owner[card] = letter

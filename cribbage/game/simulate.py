@@ -119,8 +119,8 @@ def _play(
     rng: random.Random,
     hands_known: bool,
 ) -> None:
-    """Lay cards until the play is over. Without known hands a go is sent only when no card
-    laid afterwards would show it (the game infers the others)."""
+    """Lay cards until the play is over. Without known hands a go is sent only when the
+    game cannot infer it: when the seat that said it lays next, or when no card follows."""
     held = {s: list(cards) for s, cards in kept.items()}
     shadow = state["game"]  # follows every go, sent or not
     pending: list[dict[str, Any]] = []
@@ -133,6 +133,9 @@ def _play(
             card = rng.choice(fits)
             held[seat].remove(card)
             event = {"type": "play", "seat": letter, "card": card.name}
+            for go in pending:
+                if go["seat"] == letter:  # one's own go is never inferred
+                    send(go)
             pending.clear()
             send(event)
             shadow = state["game"]

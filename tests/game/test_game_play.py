@@ -59,8 +59,11 @@ def test_go_at_a_low_count_is_refused_when_hands_are_unknown():
 
 
 def test_play_out_of_turn_and_past_31():
-    game = run(started(), "A TS", "B KH", "A QS")
-    refused(game, "A 5C", "turn")
+    game = run(started(), "A TS", "B KH")
+    refused(game, "B 5C", "turn")  # A cannot have passed at 20
+    game = run(game, "A QS")  # 30
+    assert "past 31" in refused(game, "B 5C", "thirty-one")
+    assert "past 31" in refused(game, "A 5C", "thirty-one")  # B passed over, then A's 5C
     known = run(
         new(), {"type": "dealer", "seat": "B"},
         {"type": "hand", "seat": "B", "cards": ["KH", "9C", "AC", "2C"]},
@@ -71,16 +74,14 @@ def test_play_out_of_turn_and_past_31():
     assert after.scores == {"A": 0, "B": 2} and after.count == 0 and after.next == "A"
 
 
-def test_a_card_too_big_at_30_means_both_passed():
-    """Unknown hands: at 30 B lays a nine. So B could not play, nor A: A took last card and
-    B leads the next series with the nine."""
-    game = run(started(), "A TS", "B KH", "A QS", "B 9C")
-    assert game.scores == {"A": 1, "B": 0}
-    assert game.to_json()["series"] == ["9C"] and game.next == "A"
-    explicit = run(started(), "A TS", "B KH", "A QS", "B go", "A go", "B 9C")
-    assert explicit.to_json()["plays"] == game.to_json()["plays"]
-    # A cannot lay again at 30: B would lead after A's last card
-    refused(run(started(), "A TS", "B KH", "A QS"), "A 5C", "turn")
+def test_a_go_said_then_inferred_after_a_count_of_30():
+    """At 30 neither can play. B says go; when B leads the next series, A's go is seen."""
+    said = run(started(), "A TS", "B KH", "A QS", "B go", "A go", "B 9C")
+    assert said.scores == {"A": 1, "B": 0}  # A laid last
+    assert said.to_json()["series"] == ["9C"] and said.next == "A"
+    seen = run(started(), "A TS", "B KH", "A QS", "B go", "B 9C")
+    assert seen.to_json()["plays"] == said.to_json()["plays"]
+    assert seen.scores == said.scores
 
 
 def test_thirty_one_resets_and_the_next_seat_leads():

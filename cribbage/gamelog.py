@@ -325,16 +325,19 @@ class GameStore:
         points: dict[str, int] = {}
         wins: dict[str, int] = {}
         games = 0
-        for (summary,) in self._db.execute("SELECT summary FROM games"):
-            data = json.loads(summary) if summary else None
-            if not data or data.get("players") != players or data.get("variant") != variant:
-                continue
-            if data.get("winner") is None:
+        rows = self._db.execute(
+            "SELECT json_extract(summary, '$.players'), json_extract(summary, '$.winner_name'),"
+            " json_extract(summary, '$.game_points') FROM games"
+            " WHERE json_extract(summary, '$.winner') IS NOT NULL"
+            " AND json_extract(summary, '$.variant') = ?",
+            (variant,),
+        )
+        for names, winner, game_points in rows:
+            if json.loads(names) != players:
                 continue
             games += 1
-            name = data["winner_name"]
-            points[name] = points.get(name, 0) + int(data["game_points"])
-            wins[name] = wins.get(name, 0) + 1
+            points[winner] = points.get(winner, 0) + int(game_points)
+            wins[winner] = wins.get(winner, 0) + 1
         return {"games": games, "points": points, "wins": wins}
 
     def _state(self, game_id: int, game: Game) -> dict[str, Any]:

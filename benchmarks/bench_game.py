@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=5, help="games to record (default 5)")
     parser.add_argument("--dir", help="where to put the database (default: a temp dir on disk)")
     parser.add_argument("--seed", type=int, default=121)
+    parser.add_argument("--many", type=int, default=1000,
+                        help="games in the file for the last figure (default 1000)")
     args = parser.parse_args(argv)
 
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_game_", dir=Path.cwd()))
@@ -63,6 +65,21 @@ def main(argv: list[str] | None = None) -> int:
         replays.append(time.perf_counter() - start)
         assert state["winner"] is not None
 
+    # a file that has seen many games: the match tally and the list page read them all
+    with GameStore(path) as store:
+        for _ in range(args.many - len(ids) - 1):
+            store.new_game(settings.to_json())
+        gid = store.new_game(settings.to_json())
+        store.apply(gid, {"type": "dealer", "seat": "A"})
+        many: list[float] = []
+        for _ in range(50):
+            start = time.perf_counter()
+            store.apply(gid, {"type": "adjust", "seat": "B", "points": 1, "reason": "bench"})
+            many.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        listed = len(store.games())
+        listing = time.perf_counter() - start
+
     per_event.sort()
     p95 = per_event[int(len(per_event) * 0.95)]
     print(f"database: {path} (WAL, synchronous=FULL)")
@@ -73,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(target < 5 ms)")
     print(f"replay of a whole game from SQLite (open, read, fold, state): median "
           f"{_ms(statistics.median(replays))}, max {_ms(max(replays))} (target < 100 ms)")
+    print(f"with {listed} games in the file: one event with its commit median "
+          f"{_ms(statistics.median(many))}; the list of games {_ms(listing)}")
     ok = statistics.median(per_event) < 0.005 and max(replays) < 0.100
     print("OK" if ok else "SLOWER THAN THE TARGETS")
     if not args.dir:

@@ -184,11 +184,19 @@ class Companion:
         config.data_dir.mkdir(parents=True, exist_ok=True)
         store = GameStore(config.data_dir / "games.sqlite3")
         try:
-            return cls(store, leds=config.leds, board_tracks=config.board_tracks,
-                       board_laps=config.board_laps, demo=config.demo)
+            companion = cls(store, leds=config.leds, board_tracks=config.board_tracks,
+                            board_laps=config.board_laps, demo=config.demo)
         except Exception:
             store.close()
             raise
+        companion.light_latest()
+        return companion
+
+    def light_latest(self) -> None:
+        """Show the newest game on the LEDs (at start: a restart puts the pegs back)."""
+        latest = self.store.latest_game()
+        if latest is not None and self._worker is not None:
+            self._worker.submit(self.store.state(latest))
 
     def close(self) -> None:
         if self._worker is not None:

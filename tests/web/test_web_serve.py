@@ -159,3 +159,16 @@ def test_the_demo_stops_when_a_real_game_starts(tmp_path: Path) -> None:
     assert companion.state(demo_game)["events"] == frozen > 1
     demo.stop()
     companion.close()
+
+
+def test_a_restart_puts_the_pegs_back_on_the_leds(tmp_path: Path) -> None:
+    first = Companion.build(ServeConfig(data_dir=tmp_path, leds="none"))
+    game = first.new_game({"players": ["Ann", "Bob"]})
+    first.apply(game, {"type": "dealer", "seat": "A"})
+    first.apply(game, {"type": "starter", "card": "JS"})  # heels: Ann pegs 2
+    first.close()
+    again = Companion.build(ServeConfig(data_dir=tmp_path, leds="sim"))
+    assert again.wait_leds()
+    lit = {(e.seat, e.peg): e.hole for e in again._output.latest_frame.pegs()}
+    assert lit[("A", "front")] == 2
+    again.close()

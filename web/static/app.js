@@ -191,10 +191,12 @@ function startPolling() {
 function stopPolling() { clearInterval(app.pollTimer); app.pollTimer = null; }
 
 function refreshLeds() {
-  if (document.body.dataset.leds !== "sim") return;
-  $("#leds-fig").hidden = false;
+  // the LEDs show the newest game; an old game on the page has no LED picture
+  if (document.body.dataset.leds !== "sim" || !app.follow) { $("#leds-fig").hidden = true; return; }
   $("#leds").src = "/api/leds.png?t=" + Date.now();
 }
+$("#leds").addEventListener("load", () => { $("#leds-fig").hidden = !app.follow; });
+$("#leds").addEventListener("error", () => { $("#leds-fig").hidden = true; });
 
 /* ---------- the table ---------- */
 async function loadGame() {
@@ -258,7 +260,8 @@ function render(s) {
   $("#no-game").hidden = true;
   const viewing = $("#viewing");
   viewing.hidden = app.follow;
-  viewing.textContent = app.follow ? "" : `Viewing game ${app.gameId} (not the latest).`;
+  viewing.replaceChildren(app.follow ? "" : `Viewing game ${app.gameId} (not the latest). `,
+    app.follow ? "" : el("button", { type: "button", class: "small", onclick: () => viewGame(null) }, "Back to the latest"));
 
   const scores = $("#scores");
   scores.replaceChildren(...S.sides(s).map((side) => {
@@ -570,13 +573,17 @@ async function loadHistory() {
   const d = await send("GET", "/api/games");
   if (!d) return;
   const t = d.tally || {};
-  $("#tally").textContent = Object.keys(t).length ? "Games won: " + Object.entries(t).map(([k, v]) => `${k} ${v}`).join(", ") : "No finished games yet.";
-  $("#games").replaceChildren(...d.games.slice().reverse().map((g) => el("li", { "data-game": g.game_id },
+  $("#tally").textContent = Object.keys(t).length ? "Match tally (game points; a skunk counts 2): " + Object.entries(t).map(([k, v]) => `${k} ${v}`).join(", ") : "No finished games yet.";
+  $("#games").replaceChildren(...d.games.map((g) => el("li", { "data-game": g.game_id },
     el("b", {}, `#${g.game_id} `), `${(g.players || []).join(" v ")} `,
-    g.winner ? `— ${g.winner} won ${g.final || ""}${g.skunk ? " (" + g.skunk + ")" : ""}` : "— in progress",
-    el("span", { class: "hint" }, g.started ? ` · ${g.started}` : ""), " ",
+    g.winner ? `— ${g.winner_name || g.winner} won ${finalScore(g)}${g.skunk ? (g.skunk === "double" ? " (double skunk)" : " (skunk)") : ""}`
+      : `— in progress ${finalScore(g)}`,
+    el("span", { class: "hint" }, g.created ? ` · ${new Date(g.created).toLocaleString()}` : ""), " ",
     el("button", { type: "button", onclick: () => showChart(g.game_id) }, "Chart"),
     el("button", { type: "button", onclick: () => viewGame(g.game_id) }, "View"))));
+}
+function finalScore(g) {
+  return Object.values(g.scores || {}).sort((a, b) => b - a).join("–");
 }
 async function showChart(id) {
   const res = await fetch(`/api/games/${id}/chart.svg`);
@@ -584,8 +591,8 @@ async function showChart(id) {
 }
 async function viewGame(id) {
   app.follow = id === null;
-  app.gameId = id; app.lastJson = "";
-  await loadGame(); connect();
+  app.gameId = id; app.lastJson = ""; app.state = null;
+  await loadGame(); connect(); refreshLeds();
   location.hash = "#table";
 }
 

@@ -155,3 +155,35 @@ def test_any_event_is_applied_or_refused_with_a_cribbage_error(seed, cut, junk):
         except CribbageError:
             assert game.to_json() == before
         explained(game)
+
+
+def _table(state: dict[str, Any]) -> dict[str, Any]:
+    """The state without the bookkeeping of the log (event counts)."""
+    return {k: v for k, v in state.items() if k not in ("events", "last_event")}
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), cut=st.floats(0.05, 1), back=st.integers(1, 12),
+       variant=st.sampled_from(sorted(VARIANTS)))
+def test_corrections_and_undos_fold_to_the_same_game(seed, cut, back, variant):
+    """Correcting an event with itself changes nothing; undoing the last events and sending
+    them again gives the same game; every point stays explained."""
+    s = Settings.from_json({"variant": variant, "target": 61})
+    _, events = random_game(s, random.Random(seed), hands_known=seed % 2 == 0)
+    k = max(1, int(len(events) * cut))
+    game = Game(s)
+    for event in events[:k]:
+        game = game.apply(event)
+    target = 1 + seed % k
+    same = game.apply({"type": "correct", "event": target, "with": game.log[target - 1]})
+    assert _table(same.to_json()) == _table(game.to_json())
+    assert same.superseded == {target: k + 1}
+    back = min(back, k)
+    undone = game
+    for _ in range(back):
+        undone = undone.apply({"type": "undo"})
+        explained(undone)
+    for event in events[k - back:k]:
+        undone = undone.apply(event)
+    assert _table(undone.to_json()) == _table(game.to_json())
+    explained(undone)

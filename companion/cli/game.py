@@ -38,13 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_subparsers(dest="game_command", metavar="ACTION", parser_class=ArgParser)
     g.required = True
 
-    def common(q: argparse.ArgumentParser, game: bool = True) -> None:
-        q.add_argument("--db", required=True, help="the SQLite game log (created if missing)")
+    def common(q: argparse.ArgumentParser, game: bool = True, create: bool = False) -> None:
+        q.add_argument("--db", required=True, help="the SQLite game log" + (
+            " (created if missing)" if create else ""))
         if game:
             q.add_argument("--game", type=int, help="game id (default: the latest game)")
 
     new = g.add_parser("new", help="start a game", description="Start a game and print it.")
-    common(new, game=False)
+    common(new, game=False, create=True)
     new.add_argument("--variant", choices=VARIANT_CHOICES, default="six-card")
     new.add_argument("--target", type=int, choices=(121, 61), help="121 or 61 (five-card: 61)")
     new.add_argument("--players", help="names in seat order, comma separated: Ann,Bob")

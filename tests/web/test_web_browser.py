@@ -284,3 +284,34 @@ def test_a_counted_photo_goes_into_the_game(page: Any, tmp_path: Path) -> None:
     expect(score(page, "A")).to_have_text("18")
     expect(page.locator("#next")).to_have_count(1)
     assert page.evaluate("app.state.next") == "B"
+
+
+def test_a_table_pin_set_at_first_start(browser: Any, tmp_path: Path) -> None:
+    proc, url = start_server(tmp_path / "pin", "--leds", "none")
+    try:
+        host = browser.new_context().new_page()
+        host.set_default_timeout(TIMEOUT)
+        host.goto(url + "#new")
+        expect(host.locator("#pin-first")).to_be_visible()
+        host.fill('#pin-first input[name="pin"]', "2468")
+        host.click("#pin-first button.primary")
+        expect(host.locator("#pin-first")).to_be_hidden()
+        new_game(host, names=("Kim", "Lee"))
+        tap(host, "dealer", "A")  # the phone that set the PIN stays unlocked
+
+        guest = browser.new_context().new_page()
+        guest.set_default_timeout(TIMEOUT)
+        guest.goto(url + "#play")
+        expect(guest.locator("#lock-btn")).to_be_visible()
+        expect(guest.locator("#dealer")).to_have_text("Kim")  # reading is open
+        guest.click('#picker button[data-card="5D"]')
+        guest.click("#send")
+        expect(guest.locator("#toast")).to_contain_text("PIN")
+        expect(guest.locator("#unlock")).to_be_visible()
+        guest.fill('#unlock input[name="pin"]', "2468")
+        guest.click("#unlock button")
+        expect(guest.locator("#lock-btn")).to_be_hidden()
+        guest.click("#send")
+        expect(guest.locator("#starter")).to_have_text("5♦")
+    finally:
+        stop_server(proc)

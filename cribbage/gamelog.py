@@ -91,13 +91,32 @@ class GameStore:
             self._db = sqlite3.connect(
                 self.path, timeout=15, isolation_level=None, check_same_thread=False
             )
+        except sqlite3.Error as exc:
+            raise CribbageError(f"cannot open {self.path} ({exc})") from None
+        try:
             self._db.execute("PRAGMA busy_timeout = 15000")
+            self._check_ours()
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA foreign_keys = ON")
             self.migrate()
         except sqlite3.DatabaseError as exc:
+            self._db.close()
             raise CribbageError(f"{self.path} is not a game database ({exc})") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _check_ours(self) -> None:
+        """Refuse, before changing anything, a database that is not a game log."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise CribbageError(f"{self.path} was written by a newer version (schema {version})")
+        tables = {
+            row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if (version == 0 and tables) or (version > 0 and not {"games", "events"} <= tables):
+            raise CribbageError(f"{self.path} is a database but not a game log")
 
     # -- schema ----------------------------------------------------------------------------
 

@@ -190,3 +190,15 @@ def test_a_newer_schema_is_refused(tmp_path):
         db.execute("PRAGMA user_version = 9")
     with pytest.raises(CribbageError, match="newer"):
         GameStore(path)
+
+
+def test_another_database_is_left_untouched(tmp_path):
+    other = tmp_path / "photos.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE photos (id INTEGER)")
+    before = other.read_bytes()
+    with pytest.raises(CribbageError, match="not a game log"):
+        GameStore(other)
+    assert other.read_bytes() == before
+    with sqlite3.connect(other) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"

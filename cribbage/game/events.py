@@ -11,7 +11,7 @@ Unknown keys are dropped.
 >>> normalize({"type": "peg"}, seats=2)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-cribbage.errors.RuleError: no event of type 'peg' (known: dealer, cut, hand, ...)
+cribbage.errors.RuleError: no event of type 'peg' (known: dealer, cut, new-deal, hand, ...)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from cribbage.errors import RuleError
 __all__ = ["META_TYPES", "TABLE_TYPES", "normalize"]
 
 TABLE_TYPES = (
-    "dealer", "cut", "hand", "discard", "crib-card", "starter", "play", "go",
+    "dealer", "cut", "new-deal", "hand", "discard", "crib-card", "starter", "play", "go",
     "show", "crib", "muggins", "adjust", "misdeal",
 )
 """Events that happen at the table and change the game."""
@@ -142,6 +142,9 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
         if not isinstance(reason, str):
             raise RuleError("adjust: reason is text", rule="event")
         out["reason"] = reason.strip()[:200]
+    elif kind == "new-deal":
+        if event.get("dealer") is not None:
+            out["dealer"] = _seat(event, seats, "dealer")
     elif kind == "misdeal":
         penalty = _int(event, "penalty", minimum=0, required=False)
         out["penalty"] = 2 if penalty is None else penalty

@@ -350,6 +350,17 @@ class Game:
         if len(lowest) == 1:
             self._start(ord(lowest[0]) - 65)
 
+    def _on_new_deal(self, number: int, event: dict[str, Any]) -> None:
+        """A marker that the cards are being dealt; the game starts each deal by itself."""
+        deal = self._require("deal", kind="new-deal")
+        if deal.dealt or deal.kept_given or deal.discards or deal.crib_card or deal.starter:
+            raise RuleError(f"deal {deal.number} is already under way", rule="phase")
+        if "dealer" in event and event["dealer"] != _letter(deal.dealer):
+            raise RuleError(
+                f"it is {_letter(deal.dealer)}'s deal, not {event['dealer']}'s (the deal "
+                "passes to the left after each hand)", rule="deal-turn",
+            )
+
     def _on_misdeal(self, number: int, event: dict[str, Any]) -> None:
         deal = self._require("deal", kind="misdeal")
         deal.misdeal = True

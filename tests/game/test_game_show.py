@@ -123,3 +123,13 @@ def test_pegs_leapfrog():
     game = run(game, {"type": "adjust", "seat": "A", "points": 2, "reason": "misdeal"})
     assert game.to_json()["pegs"]["A"] == [14, 12]
     assert game.to_json()["pegs"]["B"] == [3, 2]  # 31 for two, then last card
+
+
+def test_new_deal_is_a_marker_that_checks_whose_deal_it_is():
+    game = run(new(), {"type": "dealer", "seat": "B"})
+    refused(game, {"type": "new-deal", "dealer": "A"}, "deal-turn")
+    game = run(game, {"type": "new-deal", "dealer": "B"}, {"type": "new-deal"})
+    assert game.phase == "deal" and game.dealer == "B" and game.to_json()["deal"] == 1
+    game = run(game, {"type": "hand", "seat": "A", "cards": ["4S", "4H", "4D", "TC"]})
+    refused(game, {"type": "new-deal"}, "phase")
+    refused(new(), {"type": "new-deal"}, "phase")

@@ -6,7 +6,9 @@ Starts ``crib serve`` (waitress) on 127.0.0.1 on a free port with a fresh data f
    client and times how long each event takes to reach all 20 pages (target: 200 ms);
 2. holds 50 live pages open at once, sends 10 events, checks every page gets every one and
    that ordinary requests keep being answered meanwhile (target: no errors);
-3. weighs the first load of the live page: HTML, CSS, script, icon, the state and the board
+3. times an event to the score shown on a real page in Chromium, when Chromium is installed
+   (target: within 1 s);
+4. weighs the first load of the live page: HTML, CSS, script, icon, the state and the board
    drawing (target: under 100 KB).
 
 Loopback only; every loop has a deadline and the server is stopped at the end.
@@ -203,6 +205,47 @@ def first_load(server: Server) -> dict[str, int]:
     return sizes
 
 
+def browser_latency(server: Server, n_events: int) -> list[float] | str:
+    """Milliseconds from sending an event to a real Chromium page showing the new score."""
+    chromium = "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        return "skipped: Chromium not found (apt-get install -y chromium)"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return "skipped: playwright is not installed"
+    client = Client(server)
+    game = client.post("/api/games", {"players": ["Eve", "Finn"]})["game_id"]
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"]
+    out = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=args)
+        page = browser.new_page()
+        page.goto(f"http://{server.host}:{server.port}/games/{game}")
+        page.wait_for_function("() => document.querySelector('#live').textContent === 'live'",
+                               timeout=DEADLINE_S * 1000)
+        page.evaluate("""() => {
+            window.__seen = {};
+            new MutationObserver(() => {
+              const t = document.querySelector('#scores .score[data-side="A"] .pts');
+              if (t && !(t.textContent in window.__seen)) window.__seen[t.textContent] = Date.now();
+            }).observe(document.querySelector('#scores'),
+                       {subtree: true, childList: true, characterData: true});
+        }""")
+        for _ in range(n_events):
+            t0 = time.time() * 1000
+            score = client.post(f"/api/games/{game}/events",
+                                {"type": "adjust", "seat": "A", "points": 1,
+                                 "reason": "benchmark"})["state"]["scores"]["A"]
+            page.wait_for_function("(s) => window.__seen[s] !== undefined", arg=str(score),
+                                   timeout=DEADLINE_S * 1000)
+            out.append(page.evaluate("(s) => window.__seen[s]", str(score)) - t0)
+            time.sleep(0.05)
+        browser.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=20)
@@ -220,6 +263,14 @@ def main(argv: list[str] | None = None) -> int:
                   f"median {statistics.median(lat):.1f} ms, "
                   f"95th {lat[int(0.95 * (len(lat) - 1))]:.1f} ms, max {lat[-1]:.1f} ms "
                   f"(target 200 ms: {'met' if lat[-1] < 200 else 'MISSED'})")
+            seen = browser_latency(server, 10)
+            if isinstance(seen, str):
+                print(f"event to a page in Chromium: {seen}")
+            else:
+                seen.sort()
+                print(f"event to the score on a page in Chromium (10 events): median "
+                      f"{statistics.median(seen):.0f} ms, max {seen[-1]:.0f} ms "
+                      f"(target 1 s: {'met' if seen[-1] < 1000 else 'MISSED'})")
             sizes = first_load(server)
             total = sum(sizes.values())
             detail = ", ".join(f"{k} {v / 1000:.1f}" for k, v in sizes.items())

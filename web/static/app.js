@@ -182,9 +182,8 @@ function startPolling() {
       }
       if (app.gameId) {
         const d = await api("GET", `/api/games/${app.gameId}`);
-        render(d.state);
+        if (render(d.state)) setTimeout(refreshLeds, 300);  // the LEDs draw just after a change
       }
-      if (document.body.dataset.leds === "sim") refreshLeds();
     } catch (e) { setLive(""); }
   }, 1000);
 }
@@ -248,11 +247,11 @@ function placePegs(s) {
 }
 
 function render(s) {
-  if (!s) return;
+  if (!s) return false;
   // answers can cross on the network: never go back to an older state of the same game
-  if (app.state && app.state.game === s.game && s.events < app.state.events) return;
+  if (app.state && app.state.game === s.game && s.events < app.state.events) return false;
   const json = JSON.stringify(s);
-  if (json === app.lastJson) return;
+  if (json === app.lastJson) return false;
   app.lastJson = json;
   const phaseChanged = !app.state || app.state.phase !== s.phase || app.state.deal !== s.deal;
   app.state = s;
@@ -289,6 +288,7 @@ function render(s) {
   renderSeats(s);
   renderPicker();
   if (!$("#fix").hidden) loadEvents();
+  return true;
 }
 
 function renderMuggins(s) {

@@ -40,3 +40,10 @@ def test_every_api_route_is_documented(app: Flask, api: Api) -> None:
             if method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
                 served.add((path, method))
     assert served == documented
+
+
+def test_the_event_types_are_the_engines(api: Api) -> None:
+    from cribbage.game.events import META_TYPES, TABLE_TYPES
+
+    enum = spec(api)["components"]["schemas"]["Event"]["properties"]["type"]["enum"]
+    assert enum == [*TABLE_TYPES, *META_TYPES]

@@ -330,7 +330,10 @@ def count() -> Response:
         raise ApiError(400, f"{turned} is both in the hand and the starter")
     from cribbage.show import score_hand
 
-    result = score_hand(cards, turned, crib=bool(data.get("crib", False)))
+    crib = data.get("crib", False)
+    if not isinstance(crib, bool):
+        raise ApiError(400, '"crib" is true or false')
+    result = score_hand(cards, turned, crib=crib)
     return jsonify(result.to_json())
 
 

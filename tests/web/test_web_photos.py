@@ -146,6 +146,7 @@ def test_count_a_three_card_hand(api: Api) -> None:
         {"hand": ["5C", "5D", "5H", "JS", "2C"], "starter": "5S"},
         {"hand": ["5C", "5C", "5H", "JS"], "starter": "5S"},
         {"hand": [1, 2, 3, 4], "starter": "5S"},
+        {"hand": ["5C", "5D", "5H", "JS"], "starter": "5S", "crib": "yes"},
     ],
 )
 def test_count_refuses_bad_hands(api: Api, body: dict[str, object]) -> None:

@@ -77,8 +77,12 @@ class ServeConfig:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
         host = args.host or ("0.0.0.0" if on_raspberry_pi() else "127.0.0.1")
+        if args.data:
+            data_dir = Path(args.data).expanduser()
+        else:  # demo games are kept apart from the table's real games
+            data_dir = default_data_dir() / "demo" if args.demo else default_data_dir()
         return cls(
-            data_dir=Path(args.data).expanduser() if args.data else default_data_dir(),
+            data_dir=data_dir,
             host=host,
             port=args.port,
             leds=args.leds,

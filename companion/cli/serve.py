@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--data", metavar="DIR", default=None,
                    help="data folder: games database, photos, settings "
-                   "(default: the platform's user data folder)")
+                   "(default: the platform's user data folder; its demo/ folder with --demo)")
     p.add_argument("--leds", default="sim", metavar="OUTPUT",
                    help="LED output: sim (drawn on the page), none, pico:/dev/ttyACM0, "
                    "spi-apa102 or spi-ws2812 (default sim)")

@@ -133,6 +133,8 @@ def test_serve_config_defaults(tmp_path: Path) -> None:
     assert config.server_threads == config.max_live + 8
     default = ServeConfig.from_args(build_parser().parse_args(["serve"]))
     assert default.data_dir.name == "cribbage-companion"
+    demo = ServeConfig.from_args(build_parser().parse_args(["serve", "--demo"]))
+    assert demo.data_dir == default.data_dir / "demo" and demo.demo
 
 
 def test_listeners_hear_every_change(tmp_path: Path) -> None:

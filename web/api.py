@@ -8,6 +8,7 @@ it back as ``X-CSRF-Token``) and, when a table PIN is set, an unlocked session
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
 from importlib import resources
@@ -29,6 +30,7 @@ from web.uploads import UploadError, check_image, photo_path, store_photo
 from web.words import enrich
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger("web")
 
 MAX_EVENT_BYTES = 16_384
 PIN_FREE = {"api.unlock", "api.lock", "api.set_pin", "api.count", "api.preview_event"}
@@ -359,11 +361,12 @@ def upload_photo() -> tuple[Response, int]:
     try:
         result["reading"] = c.table.read_cards(data)
     except VisionUnavailable as exc:
+        log.warning("card reader unavailable: %s", exc)
         result["reading"] = None
-        result["message"] = f"the card reader is not available ({exc}): tap the cards in"
+        result["message"] = "The card reader is not available here: tap the cards in below."
     except CribbageError as exc:
         result["reading"] = None
-        result["message"] = f"could not read cards in this photo ({exc}): tap them in"
+        result["message"] = f"No cards could be read ({exc}): tap them in below."
     return jsonify(result), 201
 
 

@@ -517,8 +517,8 @@ $("#photo-form").addEventListener("submit", async (ev) => {
     }
   }
   view.replaceChildren(img, svg);
-  app.photo.slots = cards.map((c) => c.card).slice(0, 6);
-  app.photo.sel = null;
+  app.photo.slots = cards.map((c) => c.card).slice(0, 5);
+  app.photo.sel = null; app.photo.starter = null;
   renderPhotoCards();
 });
 function renderPhotoCards() {
@@ -532,10 +532,13 @@ function renderPhotoCards() {
   if (slots.length < 5) items.push(el("span", { class: "card empty", onclick: () => { app.photo.sel = slots.length; renderPhotoCards(); } }, "+"));
   box.replaceChildren(...items);
   const st = $("#photo-starter");
-  const want = st.value || (app.state && app.state.starter) || "";
+  const gameStarter = app.state && app.state.starter;
+  const want = slots.includes(app.photo.starter) ? app.photo.starter
+    : slots.includes(gameStarter) ? gameStarter : slots[slots.length - 1] || "";
   st.replaceChildren(...slots.map((c) => el("option", { value: c }, cardLabel(c))));
-  st.value = slots.includes(want) ? want : slots[slots.length - 1] || "";
+  st.value = want;
 }
+$("#photo-starter").addEventListener("change", (ev) => { app.photo.starter = ev.target.value; });
 function photoPick(name) {
   const slots = app.photo.slots;
   const i = app.photo.sel === null ? slots.length : app.photo.sel;
@@ -553,7 +556,7 @@ $("#photo-count").addEventListener("click", async () => {
   $("#photo-result").replaceChildren(
     el("p", {}, el("b", {}, `${r.total}: `), r.spoken || "nineteen (nothing)"),
     el("ul", {}, ...(r.items || []).map((i) => el("li", {}, `${i.text || i.kind} — ${(i.cards || []).map(cardLabel).join(" ")}: ${i.points}`))),
-    recordButton(hand, starter));
+    recordButton(hand, starter) || "");
 });
 function recordButton(hand, starter) {
   // in the show, the counted hand can go straight into the game for whoever counts next

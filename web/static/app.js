@@ -365,6 +365,12 @@ $("#actions").addEventListener("click", (ev) => {
   renderPicker(); renderSeats(app.state || {});
 });
 $("#clear").addEventListener("click", () => { app.picked = []; renderPicker(); });
+$("#claim-row").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button[data-claim]");
+  if (!b) return;
+  const now = Number($("#claim").value || 0) + Number(b.dataset.claim);
+  $("#claim").value = Math.max(0, Math.min(29, now));
+});
 async function undoLast() {
   if (!app.gameId) return;
   const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "undo" });

@@ -146,3 +146,23 @@ def test_first_load_is_under_100_kb(api: Api) -> None:
     total += len(api.get("/api/games/latest").data)
     total += len(api.get("/api/board.svg?tracks=3&target=121").data)
     assert total < 100_000, total
+
+
+def test_leds_for_three_players_and_for_partners(sim_companion: Companion, tmp_path: Path) -> None:
+    api = Api(create_app(sim_companion, {"DATA_DIR": tmp_path}).test_client())
+    three = api.new_game(players=["Ann", "Ben", "Cat"], variant="three-player")
+    api.event(three, {"type": "dealer", "seat": "C"})
+    api.event(three, {"type": "starter", "card": "JH"})  # heels: Cat, on the third track
+    assert sim_companion.wait_leds()
+    frame = sim_companion._output.latest_frame
+    assert frame.leds == BoardLayout.standard(tracks=3).led_count
+    assert {(e.seat, e.peg): e.hole for e in frame.pegs()}[("C", "front")] == 2
+    four = api.new_game(players=["Ann", "Ben", "Cat", "Dan"], variant="four-player")
+    state = api.event(four, {"type": "dealer", "seat": "B"})["state"]
+    assert [s["id"] for s in state["sides"]] == ["AC", "BD"]
+    state = api.event(four, {"type": "starter", "card": "JS"})["state"]
+    assert state["scores"] == {"AC": 0, "BD": 2}
+    assert sim_companion.wait_leds()
+    frame = sim_companion._output.latest_frame
+    assert frame.leds == BoardLayout.standard(tracks=2).led_count
+    assert {(e.seat, e.peg): e.hole for e in frame.pegs()}[("B", "front")] == 2

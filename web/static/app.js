@@ -257,6 +257,7 @@ function render(s) {
   app.state = s;
   if (phaseChanged) { app.act = S.actFor(s); app.picked = []; }
   $("#no-game").hidden = true;
+  document.title = S.sides(s).map((d) => `${d.name} ${S.score(s, d.id)}`).join(" · ") + " — Cribbage";
   const viewing = $("#viewing");
   viewing.hidden = app.follow;
   viewing.replaceChildren(app.follow ? "" : `Viewing game ${app.gameId} (not the latest). `,

@@ -94,7 +94,12 @@ def body_object() -> dict[str, Any]:
     return data
 
 
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer
+
+
 def game_or_404(game_id: int) -> dict[str, Any]:
+    if not 0 < game_id <= MAX_GAME_ID:
+        raise ApiError(404, f"no game {game_id}")
     table = ctx().table
     try:
         return table.state(game_id)
@@ -245,10 +250,10 @@ def stream() -> Response:
     first = None
     if game is not None:
         try:
-            first = json.dumps({"game_id": game, "state": enrich(c.table.state(game))})
-        except (KeyError, LookupError, CribbageError):
+            first = json.dumps({"game_id": game, "state": enrich(game_or_404(game))})
+        except ApiError:
             sub.close()
-            raise ApiError(404, f"no game {game}") from None
+            raise
 
     def events() -> Iterator[str]:
         try:

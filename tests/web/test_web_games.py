@@ -94,6 +94,11 @@ def test_bad_event_bodies(api: Api) -> None:
 
 
 def test_unknown_games_are_404(api: Api) -> None:
+    huge = 10**20  # past SQLite's integers
+    assert api.get(f"/api/games/{huge}").status_code == 404
+    assert api.get(f"/api/stream?game={huge}").status_code == 404
+    assert api.post(f"/api/games/{huge}/events", {"type": "undo"}).status_code == 404
+    assert api.get(f"/games/{huge}").status_code == 404
     assert api.get("/api/games/99").status_code == 404
     assert api.get("/api/games/99/events").status_code == 404
     assert api.get("/api/games/99/chart.svg").status_code == 404

@@ -168,7 +168,10 @@ def list_games() -> Response:
 def new_game() -> tuple[Response, int]:
     table = ctx().table
     settings = body_object()
-    game_id = table.new_game(settings)
+    try:
+        game_id = table.new_game(settings)
+    except (TypeError, AttributeError) as exc:  # a malformed value the settings check missed
+        raise ApiError(400, f"settings not understood ({exc})") from exc
     return jsonify(game_id=game_id, state=enrich(table.state(game_id))), 201
 
 

@@ -51,3 +51,29 @@ def test_any_event_gets_an_answer_and_refusals_change_nothing(
             assert after["events"] == before["events"] + 1
     finally:
         companion.close()
+
+
+settings_bodies = st.dictionaries(
+    st.sampled_from(["variant", "target", "players", "muggins", "counting", "three_for_last",
+                     "overclaim", "colours", "other"]), values, max_size=6)
+count_bodies = st.dictionaries(st.sampled_from(["hand", "starter", "crib", "x"]), values,
+                               max_size=4)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=settings_bodies, count=count_bodies)
+def test_any_settings_or_count_gets_an_answer(
+    tmp_path_factory: object, body: dict, count: dict
+) -> None:
+    folder = Path(tmp_path_factory.mktemp("fuzz"))  # type: ignore[attr-defined]
+    companion = Companion(GameStore(folder / "games.sqlite3"))
+    try:
+        api = Api(create_app(companion, {"DATA_DIR": folder}).test_client())
+        response = api.post("/api/games", data=json.dumps(body), content_type="application/json")
+        assert response.status_code < 500, response.get_json()
+        games = api.get("/api/games").get_json()["games"]
+        assert len(games) == (1 if response.status_code == 201 else 0)
+        answer = api.post("/api/count", data=json.dumps(count), content_type="application/json")
+        assert answer.status_code in (200, 400), answer.get_json()
+    finally:
+        companion.close()

@@ -523,6 +523,14 @@ $("#photo-form").addEventListener("submit", async (ev) => {
       svg.append(t);
     }
   }
+  for (const u of (reading && Array.isArray(reading.unreadable)) ? reading.unreadable : []) {
+    if (!u.center) continue;
+    const ring = document.createElementNS(ns, "circle");
+    ring.setAttribute("cx", u.center[0]); ring.setAttribute("cy", u.center[1]);
+    ring.setAttribute("r", Math.max(r.width, r.height) / 30);
+    ring.setAttribute("class", "unreadable");
+    svg.append(ring);
+  }
   view.replaceChildren(img, svg);
   app.photo.slots = cards.map((c) => c.card).slice(0, 5);
   app.photo.sel = null; app.photo.starter = null;

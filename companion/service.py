@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import socket
 import sys
 import threading
 import time
@@ -44,6 +45,17 @@ def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
         return "raspberry pi" in model_file.read_bytes().decode("ascii", "replace").lower()
     except OSError:
         return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
 
 
 def default_data_dir() -> Path:
@@ -499,11 +511,15 @@ def serve(config: ServeConfig) -> int:
         demo = DemoDealer(companion, step_s=config.demo_step_s)
         demo.start()
     port = server.effective_port
-    shown = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
+    everywhere = config.host in ("0.0.0.0", "::", "")
+    shown = "127.0.0.1" if everywhere else config.host
     print(f"Cribbage Companion: open http://{shown}:{port}/ on a phone or browser "
           f"(data in {config.data_dir}; Ctrl-C stops)", flush=True)
-    if config.host in ("0.0.0.0", "::"):
-        print("  listening on every network address of this machine", flush=True)
+    if everywhere:
+        lan = lan_address()
+        print(f"  listening on every address: phones on the network open "
+              f"http://{socket.gethostname()}.local:{port}/"
+              + (f" or http://{lan}:{port}/" if lan else ""), flush=True)
 
     hub = app.extensions["crib"].hub
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from functools import total_ordering
 
 from cribbage.errors import CardError
+from cribbage.spoken import NUMBER_WORDS
 
 RANKS = "A23456789TJQK"
 """Rank letters, index 0 for the ace up to 12 for the king."""
@@ -32,21 +33,8 @@ SUITS = "SHDC"
 """Suit letters in index order: spades, hearts, diamonds, clubs."""
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-RANK_NAMES = (
-    "ace",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-)
+RANK_NAMES = ("ace", *NUMBER_WORDS[2:11], "jack", "queen", "king")
+"""Rank names in words, ace to king."""
 
 _TOKEN = re.compile(r"^\s*(10|[2-9]|[atjqk])\s*([shdc♠♥♦♣♤♡♢♧])\s*$", re.IGNORECASE)
 _SUIT_OF = {

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-_UNITS = (
+NUMBER_WORDS = (
     "zero",
     "one",
     "two",
@@ -41,12 +41,12 @@ def number_words(n: int) -> str:
     if n < 0:
         return "minus " + number_words(-n)
     if n < 20:
-        return _UNITS[n]
+        return NUMBER_WORDS[n]
     if n < 100:
         tens, unit = divmod(n, 10)
-        return _TENS[tens] + ("-" + _UNITS[unit] if unit else "")
+        return _TENS[tens] + ("-" + NUMBER_WORDS[unit] if unit else "")
     hundreds, rest = divmod(n, 100)
-    head = _UNITS[hundreds] + " hundred"
+    head = NUMBER_WORDS[hundreds] + " hundred"
     return head + (" and " + number_words(rest) if rest else "")
 
 

@@ -5,8 +5,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-HOST   ?= 127.0.0.1
-PORT   ?= 8121
+HOST   ?=
+PORT   ?=
 
 .PHONY: run test lint venv clean bench
 
@@ -19,8 +19,10 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# The main job: the companion in demo mode (a demo game plays itself, LEDs drawn on the page).
+# Open the address it prints; Ctrl-C stops it. `make run PORT=9000 HOST=0.0.0.0` or ARGS="...".
 run: $(STAMP)
-	$(BIN)/crib demo
+	$(BIN)/crib serve --demo $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -249,21 +249,16 @@ def render_frame(
 
     # the power cap: estimate the draw at full scale and shrink everything to fit
     leds = layout.led_count
-    level = opts.brightness
-    duty = sum(r + g + b for r, g, b in light.values()) * level
     idle = leds * opts.idle_ma_per_led
-    want = duty * opts.ma_per_channel + idle
-    scale = 1.0
-    if want > opts.supply_ma and duty > 0:
-        scale = max(0.0, (opts.supply_ma - idle) / (duty * opts.ma_per_channel))
-    level *= scale
-
-    pixels = bytearray(3 * leds)
-    for index, (r, g, b) in light.items():
-        i = 3 * index
-        pixels[i] = _to_byte(r * level)
-        pixels[i + 1] = _to_byte(g * level)
-        pixels[i + 2] = _to_byte(b * level)
+    if idle >= opts.supply_ma:
+        raise ValueError(f"a {opts.supply_ma:g} mA supply cannot even run {leds} dark LEDs "
+                         f"({idle:g} mA idle)")
+    pixels, scale = _fit(light, leds, opts)
+    peg_only = {e[0] for e in peg_entries}
+    if scale == 0.0 and len(peg_only) < len(light):
+        # the markers' minimum light alone overflows the budget: drop them, keep the pegs
+        light = {i: v for i, v in light.items() if i in peg_only}
+        pixels, scale = _fit(light, leds, opts)
 
     peg_leds = {e[0] for e in peg_entries}
     lit = [Lit(i, (pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2]), seat, peg, hole, track,
@@ -275,8 +270,59 @@ def render_frame(
     return Frame(leds, pixels, lit, estimate_current_ma(pixels, opts), scale)
 
 
-def _to_byte(linear: float) -> int:
-    """Round linear light to the 8-bit PWM value; anything lit stays at least 1."""
+def _fit(light: dict[int, tuple[float, float, float]], leds: int, level: float, scale: float,
+         idle: float, opts: RenderOptions) -> tuple[bytearray, float]:
+    """The bytes for ``light`` at ``level * scale``, shrunk until the estimate of the bytes
+    actually sent is within the budget: rounding, and keeping every lit channel at least 1, can
+    overshoot it. When even 1s are too much the floor goes (faint markers go dark first, being
+    the dimmest), and when nothing fits the frame is dark."""
+    for floor in (1, 0):
+        s = scale
+        for _ in range(12):
+            pixels = _quantise(light, leds, level * s, floor)
+            current = estimate_current_ma(pixels, opts)
+            if current <= opts.supply_ma:
+                return pixels, s
+            s *= (opts.supply_ma - idle) / (current - idle) * 0.995
+    return bytearray(3 * leds), 0.0
+
+
+def _fit(light: dict[int, tuple[float, float, float]], leds: int,
+         opts: RenderOptions) -> tuple[bytearray, float]:
+    """Quantised pixels within the power budget and the scale applied (0.0: nothing fits)."""
+    idle = leds * opts.idle_ma_per_led
+    level = opts.brightness
+    duty = sum(r + g + b for r, g, b in light.values()) * level
+    scale = 1.0
+    if duty * opts.ma_per_channel + idle > opts.supply_ma and duty > 0:
+        scale = (opts.supply_ma - idle) / (duty * opts.ma_per_channel)
+    pixels = _quantise(light, leds, level * scale)
+    # rounding (and keeping every lit LED at least 1) can overshoot the budget a little:
+    # shrink until the estimate of the bytes actually sent is within it
+    for _ in range(20):
+        current = estimate_current_ma(pixels, opts)
+        if current <= opts.supply_ma:
+            return pixels, scale
+        scale *= (opts.supply_ma - idle) / (current - idle) * 0.995
+        pixels = _quantise(light, leds, level * scale)
+    if estimate_current_ma(pixels, opts) > opts.supply_ma:
+        return bytearray(3 * leds), 0.0  # nothing lit fits: dark rather than over the budget
+    return pixels, scale
+
+
+def _quantise(light: dict[int, tuple[float, float, float]], leds: int, level: float,
+              floor: int = 1) -> bytearray:
+    pixels = bytearray(3 * leds)
+    for index, (r, g, b) in light.items():
+        i = 3 * index
+        pixels[i] = _to_byte(r * level, floor)
+        pixels[i + 1] = _to_byte(g * level, floor)
+        pixels[i + 2] = _to_byte(b * level, floor)
+    return pixels
+
+
+def _to_byte(linear: float, floor: int = 1) -> int:
+    """Round linear light to the 8-bit PWM value; anything lit stays at least ``floor``."""
     if linear <= 0.0:
         return 0
-    return max(1, min(255, round(linear * 255.0)))
+    return max(floor, min(255, round(linear * 255.0)))

@@ -119,13 +119,17 @@ class Parser:
         return max(1, HEADER + length + TRAILER - n)
 
     def expire(self, now_ms):
-        """Drop a partial packet that has waited more than ``stale_ms`` (the host stopped
-        mid-packet). Returns True when something was dropped."""
+        """The host stopped mid-packet: when a partial packet has waited more than
+        ``stale_ms``, drop its first byte and search the rest again (a false header from line
+        noise may be hiding good packets behind its length). Returns the packets found."""
+        out = []
         if self.buf and _diff(now_ms, self.last_rx) > self.stale_ms:
-            self.buf = b""
             self.truncated += 1
-            return True
-        return False
+            while self.buf:
+                self.buf = self.buf[1:]
+                self.skipped += 1
+                out.extend(self.feed(b"", now_ms))
+        return out
 
     def feed(self, data, now_ms=0):
         """Add ``data``; return the list of whole, checked packets as (kind, seq, payload)."""

@@ -112,7 +112,8 @@ class Firmware:
         """Drop a stale partial packet; step the idle pattern when the host is silent."""
         if now is None:
             now = self.clock()
-        self.parser.expire(now)
+        for kind, seq, payload in self.parser.expire(now):
+            self.handle(kind, seq, payload, now)
         if _diff(now, self.last_rx) < self.idle_ms:
             return
         if self.idle_step >= 0 and _diff(now, self.next_idle) < 0:

@@ -70,8 +70,8 @@ class RenderOptions:
                 raise ValueError(f"{name} must be between 0 and 1, not {value}")
         if self.gamma <= 0:
             raise ValueError(f"gamma must be positive, not {self.gamma}")
-        if self.supply_ma <= 0:
-            raise ValueError(f"supply_ma must be positive, not {self.supply_ma}")
+        if not self.supply_ma > 0 or self.supply_ma == float("inf"):
+            raise ValueError(f"supply_ma must be a positive number of mA, not {self.supply_ma}")
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from PIL import Image, UnidentifiedImageError
 ALLOWED_FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 DEFAULT_MAX_PIXELS = 40_000_000
 """40 megapixels: more than any phone camera, a fraction of a bomb."""
+EXIF_ORIENTATION = 0x0112
 PHOTO_NAME = re.compile(r"^[0-9a-f]{32}\.(jpg|png|webp)$")
 
 
@@ -41,6 +42,8 @@ class UploadError(ValueError):
 
 @dataclass(frozen=True)
 class ImageInfo:
+    """What the header says: format, and the size as shown upright (EXIF orientation applied)."""
+
     format: str
     width: int
     height: int
@@ -56,6 +59,7 @@ def check_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInfo:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 fmt, (width, height) = img.format or "", img.size
+                exif = img.info.get("exif")  # from the header: nothing is decoded
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning,
             OSError, ValueError, SyntaxError) as exc:
         if isinstance(exc, Image.DecompressionBombError | Image.DecompressionBombWarning):
@@ -69,7 +73,21 @@ def check_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInfo:
         raise UploadError(
             f"the photo is {width}×{height}: more than {max_pixels // 1_000_000} megapixels", 413
         )
+    if _orientation(exif) in (5, 6, 7, 8):  # shown turned a quarter: the page sees it upright
+        width, height = height, width
     return ImageInfo(fmt, width, height, ALLOWED_FORMATS[fmt])
+
+
+def _orientation(exif: object) -> int:
+    """The EXIF orientation tag (1 = upright) from raw EXIF bytes; 1 when absent or unreadable."""
+    if not isinstance(exif, bytes | bytearray) or not exif:
+        return 1
+    try:
+        tags = Image.Exif()
+        tags.load(bytes(exif))
+        return int(tags.get(EXIF_ORIENTATION, 1))
+    except Exception:  # a broken EXIF block is no reason to refuse a photo
+        return 1
 
 
 def store_photo(folder: Path, data: bytes, info: ImageInfo) -> str:

@@ -153,3 +153,13 @@ def test_count_refuses_bad_hands(api: Api, body: dict[str, object]) -> None:
     response = api.post("/api/count", body)
     assert response.status_code == 400
     assert response.get_json()["error"]
+
+
+def test_a_phone_photo_turned_by_exif_is_sized_upright(api: Api) -> None:
+    buf = io.BytesIO()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "rotate 90° clockwise to show": a phone held upright
+    Image.new("RGB", (80, 60), (200, 30, 30)).save(buf, "JPEG", exif=exif.tobytes())
+    body = upload(api, buf.getvalue(), "portrait.jpg").get_json()
+    assert (body["width"], body["height"]) == (60, 80)
+    assert body["photo"].endswith(".jpg")

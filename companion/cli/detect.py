@@ -1,0 +1,177 @@
+"""``crib detect``, ``crib check`` and ``crib vision eval``: read cards in photos.
+
+$ crib detect table.jpg --json
+{"image": "table.jpg", "width": 1280, "height": 960, "cards": [{"card": "5H", ...}], ...}
+$ crib check hand.jpg --json        (the card lying apart is the starter)
+$ crib vision eval ../shared/datasets/cards-real-dev --out /tmp/vision-report
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from companion.cli.base import ArgParser, UsageError, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "detect",
+        help="find and read every card in photos",
+        description="Find every card whose corner index shows in each photo and read it. "
+        "Prints one JSON object per image with --json.",
+        epilog="example: crib detect table.jpg hand.jpg --json",
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="print JSON (one object per line)")
+    p.set_defaults(handler=run_detect)
+
+    p = sub.add_parser(
+        "check",
+        help="count a hand from a photo of it",
+        description="Read a hand (4 cards and the starter, or 3 and the starter) in a photo and "
+        "count it as crib score does. Without --starter the starter is the card lying apart.",
+        epilog="example: crib check hand.jpg --starter 5S --json",
+    )
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--starter", "-s", metavar="CARD", help="the starter card (if not read apart)")
+    p.add_argument("--crib", action="store_true", help="count as the crib")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=run_check)
+
+    p = sub.add_parser("vision", help="measure the card reader", description="Card reader tools.")
+    vsub = p.add_subparsers(dest="vision_command", metavar="COMMAND", parser_class=ArgParser)
+    vsub.required = True
+    e = vsub.add_parser(
+        "eval",
+        help="measure the reader on labelled photos",
+        description="Read every photo in a folder with labels.json (the cards-real-dev format) and "
+        "print precision, recall, exact-image rate per kind and group, confusions and time.",
+        epilog="example: crib vision eval ../shared/datasets/cards-real-dev --out /tmp/report",
+    )
+    e.add_argument("folder", metavar="DIR")
+    e.add_argument("--out", metavar="REPORT_DIR", help="write the miss report (PNG + index.html) here")
+    e.add_argument("--json", action="store_true", help="print the full report as JSON")
+    e.set_defaults(handler=run_eval)
+
+
+def _detect_one(path: str) -> dict[str, Any]:
+    from vision.reader import load_image, read_cards
+
+    img = load_image(path)
+    reading = read_cards(img)
+    return reading.to_json(path, img.shape[1], img.shape[0])
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    from cribbage.errors import CribbageError
+
+    status = 0
+    for path in args.images:
+        try:
+            result = _detect_one(path)
+        except CribbageError as exc:
+            if len(args.images) == 1:
+                raise
+            status = 2
+            if args.json:
+                print_json({"image": path, "error": str(exc)})
+            else:
+                sys.stderr.write(f"crib detect: {exc}\n")
+            continue
+        if args.json:
+            print_json(result)
+        else:
+            cards = " ".join(f"{c['card']}({c['confidence']:.2f})" for c in result["cards"]) or "no cards"
+            extra = f", {len(result['unreadable'])} unreadable" if result["unreadable"] else ""
+            print(f"{path}: {cards}{extra}  [{result['ms']:.0f} ms]")
+    return status
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from cribbage.cards import parse_card
+    from cribbage.show import score_hand
+    from vision.hand import apart
+
+    result = _detect_one(args.image)
+    read = result["cards"]
+    names = [c["card"] for c in read]
+    if result["unreadable"]:
+        raise UsageError(f"{len(result['unreadable'])} card(s) could not be read "
+                         f"(read: {' '.join(names) or 'none'}); retake the photo")
+    if args.starter is not None:
+        starter = parse_card(args.starter)
+        hand_names = [n for n in names if n != starter.name]
+        if len(hand_names) not in (3, 4):
+            raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); "
+                             "a hand is 4 cards (or 3) besides the starter")
+        out = score_hand([parse_card(n) for n in hand_names], starter, crib=args.crib).to_json()
+        out["read"] = read
+        return _print_check(out, args.json)
+    if len(names) not in (4, 5):
+        raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); a hand and its "
+                         "starter are 5 cards (or 4)")
+    k = apart([tuple(c["center"]) for c in read])
+    if k is not None:
+        starter = parse_card(names[k])
+        hand = [parse_card(n) for i, n in enumerate(names) if i != k]
+        out = score_hand(hand, starter, crib=args.crib).to_json()
+        out["starter_from"] = "the card lying apart"
+        out["read"] = read
+        return _print_check(out, args.json)
+    options = []
+    for i, n in enumerate(names):
+        hand = [parse_card(m) for j, m in enumerate(names) if j != i]
+        options.append({"starter": n, **score_hand(hand, parse_card(n), crib=args.crib).to_json()})
+    message = "no card lies apart from the rest: the count for each possible starter"
+    out = {"starter": None, "message": message, "options": options, "read": read}
+    if args.json:
+        print_json(out)
+    else:
+        print(out["message"])
+        for o in options:
+            print(f"  starter {o['starter']}: {o['total']}")
+    return 0
+
+
+def _print_check(out: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print_json(out)
+    else:
+        print(f"{out['total']}  {out.get('spoken', '')}")
+        print("read: " + " ".join(c["card"] for c in out["read"]))
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.evaluate import evaluate
+
+    folder = Path(args.folder)
+    if not (folder / "labels.json").is_file():
+        raise UsageError(f"{folder}: no labels.json there")
+    report = evaluate(folder, Path(args.out) if args.out else None,
+                      log=lambda m: sys.stderr.write(m + "\n"))
+    if args.json:
+        print_json(report)
+        return 0
+    t = report["table_photos"]
+    print(f"table photos: precision {t['precision']}, recall {t['recall']}, exact images {t['exact_images']}")
+    for kind, v in report["per_kind"].items():
+        print(f"  {kind:<22} images {v['images']:>5}  precision {v['precision']}  recall {v['recall']}  "
+              f"exact {v['exact_images']}  false cards {v['false_cards']}  "
+              f"ms {v['ms_mean']} (max {v['ms_max']})")
+    print("group-weighted (each group of near-duplicates counts once):")
+    for kind, v in report["per_kind_group_weighted"].items():
+        print(f"  {kind:<22} groups {v['images']:>6}  precision {v['precision']}  recall {v['recall']}  "
+              f"exact {v['exact_images']}")
+    print(f"empty webcam frames with a card read: {report['empty_frames_with_cards']}; "
+          f"webcam frames with any card read: {report['webcam_frames_with_cards_read']}")
+    conf = ", ".join(f"{c['true']}→{c['read']}×{c['n']}" for c in report["confusions"][:15])
+    print(f"confusions: {conf or 'none'}")
+    print(f"time per image: {report['ms_per_image_mean']} ms; images with a miss: {len(report['misses'])}")
+    if args.out:
+        print(f"miss report: {Path(args.out) / 'index.html'}")
+    return 0

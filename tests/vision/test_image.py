@@ -1,0 +1,63 @@
+"""Opening photos: formats, EXIF orientation, errors."""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from cribbage.errors import CribbageError
+from vision.errors import ImageError
+from vision.image import load_image
+
+
+def _jpeg_with_orientation(arr_rgb: np.ndarray, orientation: int) -> bytes:
+    im = Image.fromarray(arr_rgb)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
+    return buf.getvalue()
+
+
+def test_png_bytes_and_path(tmp_path):
+    img = np.zeros((10, 20, 3), np.uint8)
+    img[:, :10] = (255, 0, 0)
+    path = tmp_path / "a.png"
+    cv2.imwrite(str(path), img)
+    assert load_image(path).shape == (10, 20, 3)
+    assert load_image(str(path))[0, 0].tolist() == [255, 0, 0]
+    assert load_image(path.read_bytes()).shape == (10, 20, 3)
+
+
+def test_exif_orientation_is_honoured():
+    rgb = np.zeros((20, 40, 3), np.uint8)  # wide as stored; orientation 6 = turn clockwise
+    rgb[:, :20] = (255, 255, 255)  # left half white
+    out = load_image(_jpeg_with_orientation(rgb, 6))
+    assert out.shape[:2] == (40, 20)
+    assert out[5, 10].mean() > 200 and out[35, 10].mean() < 50  # the left half is now on top
+
+
+@pytest.mark.parametrize("data", [b"", b"not an image at all", b"\x89PNG\r\n\x1a\n broken"])
+def test_not_an_image(data):
+    with pytest.raises(ImageError) as exc:
+        load_image(data)
+    assert isinstance(exc.value, CribbageError)
+    assert "\n" not in str(exc.value)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "nope.jpg")
+
+
+def test_oversized(monkeypatch):
+    import vision.image as vi
+
+    monkeypatch.setattr(vi, "MAX_PIXELS", 100)
+    _ok, buf = cv2.imencode(".png", np.zeros((20, 20, 3), np.uint8))
+    with pytest.raises(ImageError, match="too large"):
+        load_image(buf.tobytes())

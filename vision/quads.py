@@ -1,0 +1,63 @@
+"""Card outlines: four-sided bright shapes found from edges, used to give whole cards a quad.
+
+>>> import numpy as np, cv2
+>>> img = np.full((300, 300, 3), 90, np.uint8)
+>>> _ = cv2.rectangle(img, (100, 60), (200, 205), (245, 245, 245), -1)
+>>> q = find_quads(img)
+>>> len(q), [round(float(v), -1) for v in q[0].min(axis=0)]
+(1, [100.0, 60.0])
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def find_quads(bgr: np.ndarray, min_side: int = 40) -> list[np.ndarray]:
+    """Convex four-sided outlines of card shape (long/short side 1.2-1.75), as float32 (4, 2) arrays."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.Canny(gray, 40, 120)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[np.ndarray] = []
+    for cnt in contours:
+        if cv2.contourArea(cnt) < min_side * min_side:
+            continue
+        hull = cv2.convexHull(cnt)
+        peri = cv2.arcLength(hull, True)
+        approx = cv2.approxPolyDP(hull, 0.03 * peri, True)
+        if len(approx) != 4:
+            continue
+        q = approx.reshape(4, 2).astype(np.float32)
+        sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+        a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+        long_, short = max(a, b), min(a, b)
+        if short < min_side or not (1.2 < long_ / short < 1.75):
+            continue
+        if cv2.contourArea(q) < 0.85 * cv2.contourArea(hull):
+            continue
+        out.append(q)
+    # the same outline is found from both sides of the dilated edge: keep the outer one
+    out.sort(key=lambda q: -cv2.contourArea(q))
+    kept: list[np.ndarray] = []
+    for q in out:
+        c = q.mean(axis=0)
+        if any(np.hypot(*(c - k.mean(axis=0))) < 0.2 * np.sqrt(cv2.contourArea(k)) for k in kept):
+            continue
+        kept.append(q)
+    return kept
+
+
+def order_quad(q: np.ndarray) -> np.ndarray:
+    """Corners clockwise starting top-left (image coordinates).
+
+    >>> order_quad(np.float32([[10, 10], [0, 10], [0, 0], [10, 0]])).tolist()
+    [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
+    """
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]
+    start = int(np.argmin(q.sum(axis=1)))
+    return np.roll(q, -start, axis=0)

@@ -1,0 +1,180 @@
+"""Read the cards in a photo: the public API of the card reader.
+
+``load_image`` decodes a photo (EXIF orientation honoured); ``read_cards`` finds every corner index
+(:mod:`vision.index`), classifies rank and suit (:mod:`vision.mlp`, model in ``vision/models``),
+merges the two indices of one card (a deck has no duplicates), attaches card outlines
+(:mod:`vision.quads`) and reports cards below the confidence threshold as unreadable.
+
+>>> import numpy as np
+>>> r = read_cards(np.full((240, 320, 3), 120, np.uint8))
+>>> r.cards, r.unreadable
+([], [])
+>>> sorted(r.to_json("table.jpg", 320, 240))
+['cards', 'height', 'image', 'ms', 'unreadable', 'width']
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.image import load_image
+from vision.index import Candidate, find_indices
+from vision.mlp import Mlp
+from vision.quads import find_quads, order_quad
+
+__all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards"]
+
+MODEL = Path(__file__).parent / "models" / "index_mlp.npz"
+THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
+MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
+MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
+
+
+@dataclass
+class CardRead:
+    """One card read: name (``"5H"``), confidence 0-1, centre (x, y), outline or None."""
+
+    card: str
+    confidence: float
+    center: tuple[float, float]
+    quad: list[list[float]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The detect-format entry."""
+        return {
+            "card": self.card,
+            "confidence": round(self.confidence, 3),
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "quad": self.quad,
+        }
+
+
+@dataclass
+class Unreadable:
+    """Something that looks like a corner index but could not be read with confidence."""
+
+    center: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        """The detect-format entry."""
+        return {"center": [round(self.center[0], 1), round(self.center[1], 1)]}
+
+
+@dataclass
+class Reading:
+    """What :func:`read_cards` found, and how long it took (ms, without decoding)."""
+
+    cards: list[CardRead] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
+    ms: float = 0.0
+    width: int = 0
+    height: int = 0
+
+    def to_json(self, image_path: str | None = None, width: int | None = None,
+                height: int | None = None) -> dict[str, Any]:
+        """The ``crib detect`` JSON object for this reading."""
+        return {
+            "image": image_path,
+            "width": self.width if width is None else width,
+            "height": self.height if height is None else height,
+            "cards": [c.to_json() for c in self.cards],
+            "unreadable": [u.to_json() for u in self.unreadable],
+            "ms": round(self.ms, 1),
+        }
+
+
+@lru_cache(maxsize=1)
+def _models() -> tuple[Mlp, Mlp]:
+    data = np.load(MODEL)
+    return Mlp.load(data, "rank"), Mlp.load(data, "suit")
+
+
+@dataclass
+class _Scored:
+    cand: Candidate
+    card: str
+    conf: float
+
+
+def _score(cands: list[Candidate]) -> list[_Scored]:
+    rank_m, suit_m = _models()
+    if not cands:
+        return []
+    pr = rank_m.predict(np.stack([c.rank_feat for c in cands]))
+    ps = suit_m.predict(np.stack([c.suit_feat for c in cands]))
+    out = []
+    for k, c in enumerate(cands):
+        r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
+        if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s]:
+            continue
+        conf = float(pr[k, r] * ps[k, s])
+        if conf < MIN_EVIDENCE:
+            continue
+        out.append(_Scored(c, rank_m.classes[r] + suit_m.classes[s], conf))
+    return out
+
+
+def _suppress(scored: list[_Scored]) -> list[_Scored]:
+    """One reading per index: the most confident of candidates sharing ink or a place."""
+    scored = sorted(scored, key=lambda s: -s.conf)
+    kept: list[_Scored] = []
+    used: set[int] = set()
+    for s in scored:
+        if used.intersection(s.cand.labels):
+            continue
+        if any(np.hypot(s.cand.center[0] - k.cand.center[0], s.cand.center[1] - k.cand.center[1])
+               < 0.8 * max(s.cand.size, k.cand.size) for k in kept):
+            continue
+        kept.append(s)
+        used.update(s.cand.labels)
+    return kept
+
+
+def _inside(q: np.ndarray, p: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+
+
+def read_cards(image_bgr: np.ndarray) -> Reading:
+    """Every card whose corner index shows in ``image_bgr`` (BGR uint8), each once."""
+    t0 = time.perf_counter()
+    h, w = image_bgr.shape[:2]
+    scale = min(1.0, MAX_SIDE / max(h, w))
+    img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
+                                                     interpolation=cv2.INTER_AREA)
+    kept = _suppress(_score(find_indices(img)))
+    quads = find_quads(img) if kept else []
+    reading = Reading(width=w, height=h)
+    by_card: dict[str, list[_Scored]] = {}
+    for s in kept:
+        if s.conf < THRESHOLD:
+            continue
+        by_card.setdefault(s.card, []).append(s)
+    for name, group in by_card.items():
+        best = max(group, key=lambda s: s.conf)
+        quad = next((q for q in quads if _inside(q, best.cand.center)), None)
+        if quad is not None:
+            cx, cy = quad.mean(axis=0)
+            qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]
+        else:
+            cx = float(np.mean([s.cand.center[0] for s in group]))
+            cy = float(np.mean([s.cand.center[1] for s in group]))
+            qj = None
+        conf = 1 - float(np.prod([1 - s.conf for s in group]))
+        reading.cards.append(CardRead(name, min(conf, 0.999), (float(cx) / scale, float(cy) / scale), qj))
+    for s in kept:
+        if s.conf >= THRESHOLD:
+            continue
+        near = any(np.hypot(s.cand.center[0] - g.cand.center[0], s.cand.center[1] - g.cand.center[1])
+                   < 3 * s.cand.size for grp in by_card.values() for g in grp)
+        if not near:
+            reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
+    reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
+    reading.ms = (time.perf_counter() - t0) * 1000
+    return reading

@@ -500,7 +500,11 @@ $("#photo-form").addEventListener("submit", async (ev) => {
   app.photo.name = r.photo;
   const reading = r.reading;
   const cards = reading ? (reading.cards || []) : [];
-  $("#photo-msg").textContent = r.message || (reading ? `Read ${cards.length} card(s)` + (reading.unreadable ? `, ${reading.unreadable.length || reading.unreadable} unreadable` : "") + ". Check them." : "");
+  const unread = reading && Array.isArray(reading.unreadable) ? reading.unreadable.length : 0;
+  $("#photo-msg").textContent = r.message || (reading
+    ? `Read ${cards.length} card${cards.length === 1 ? "" : "s"}` + (unread ? `, ${unread} unreadable (ringed)` : "")
+      + (cards.length ? ". Check them; tap one to fix it." : ": tap the cards in below.")
+    : "");
   const view = $("#photo-view");
   view.hidden = false;
   const img = el("img", { src: r.url, alt: "your photo", width: r.width, height: r.height });

@@ -315,3 +315,31 @@ def test_a_table_pin_set_at_first_start(browser: Any, tmp_path: Path) -> None:
         expect(guest.locator("#starter")).to_have_text("5♦")
     finally:
         stop_server(proc)
+
+
+def test_the_cards_read_are_drawn_on_the_photo(page: Any, tmp_path: Path) -> None:
+    reader = pytest.importorskip("vision.reader", reason="the card reader is not installed")
+    decks = pytest.importorskip("vision.decks")
+    synth = pytest.importorskip("vision.synth")
+    import cv2
+    import numpy as np
+
+    if not decks.available_decks():
+        pytest.skip("no card decks to render a photo from (apt-get install gnome-cards-data)")
+    deck = decks.deck_cards(decks.available_decks()[0])
+    scene = synth.random_scene(np.random.default_rng(11), deck, n=5)
+    path = tmp_path / "scene.jpg"
+    cv2.imwrite(str(path), scene.image)
+    read = reader.read_cards(reader.load_image(path))  # what the server will read
+    if not read.cards:
+        pytest.skip("the card reader reads no card in the rendered photo (reader still in training)")
+    page.click("#tabs >> text=Photo")
+    page.set_input_files("#photo-file", str(path))
+    page.click("#photo-form button.primary")
+    labels = page.locator("#photo-view svg text")
+    expect(labels).to_have_count(len(read.cards))
+    expect(page.locator("#photo-view svg polygon")).to_have_count(
+        sum(1 for c in read.cards if c.quad is not None))
+    shown = sorted(page.locator("#photo-cards .card[data-card]:not(.empty)").evaluate_all(
+        "(els) => els.map((e) => e.dataset.card).filter(Boolean)"))
+    assert shown == sorted(c.card for c in read.cards[:5])

@@ -58,6 +58,9 @@ def test_render_three_tracks_and_a_short_board(capsys: pytest.CaptureFixture) ->
     ["--scores", "45,30", "--prev", "40"],
     ["--scores", "61,30", "--target", "61", "--prev", "62,0"],
     ["--scores", "45,30", "--png", "/no/such/dir/x.png"],
+    ["--scores", "45,30", "--brightness", "nan"],
+    ["--scores", "45,30", "--supply-ma", "nan"],
+    ["--scores", "45,30", "--supply-ma", "inf"],
 ])
 def test_render_bad_values_are_one_line_and_status_2(capsys: pytest.CaptureFixture,
                                                      args: list[str]) -> None:

@@ -44,10 +44,21 @@ def bench_render() -> None:
           f"{times[int(len(times) * 0.99)] * 1e3:.3f} ms over {len(times)} frames (target < 2 ms)")
 
 
-def bench_link(leds: int = 400, count: int = 600) -> None:
+class TimedStrip(FakeStrip):
+    """Records when each frame reached the strip."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.times: list[float] = []
+
+    def show_rgb(self, payload: bytes) -> None:
+        self.times.append(time.perf_counter())
+        super().show_rgb(payload)
+
+
+def bench_link(leds: int = 400, count: int = 600, paced: int = 90) -> None:
     master, slave = os.openpty()
-    strip = FakeStrip(leds)
-    strip.shown = []
+    strip = TimedStrip(leds)
     fw = Firmware(strip, clock=lambda: int(time.monotonic() * 1000),
                   write=lambda data: os.write(master, data))
     stop = threading.Event()
@@ -60,6 +71,26 @@ def bench_link(leds: int = 400, count: int = 600) -> None:
     thread.start()
     host = PicoOutput(os.ttyname(slave), leds)
     rng = random.Random(1)
+    # paced as the game sends them: 30 frames/s, latency from write to the strip
+    written = []
+    t0 = time.perf_counter()
+    for i in range(paced):
+        while time.perf_counter() < t0 + i / 30:
+            time.sleep(0.0005)
+        f = Frame.blank(leds)
+        f.pixels[:] = rng.randbytes(3 * leds)
+        written.append(time.perf_counter())
+        host.show(f)
+    while fw.good < paced and time.perf_counter() - t0 < 30:
+        time.sleep(0.001)
+    span = strip.times[-1] - strip.times[0] if len(strip.times) > 1 else 0.0
+    lat = sorted(b - a for a, b in zip(written, strip.times, strict=False))
+    print(f"serial link paced at 30 frames/s, {leds} LEDs: {fw.good} of {paced} frames shown at "
+          f"{(len(strip.times) - 1) / span:.1f} frames/s, write to shown median "
+          f"{statistics.median(lat) * 1e3:.2f} ms, max {lat[-1] * 1e3:.2f} ms")
+    strip.shown.clear()
+    strip.times.clear()
+    base = fw.good
     sent = []
     for _ in range(count):
         f = Frame.blank(leds)
@@ -69,7 +100,7 @@ def bench_link(leds: int = 400, count: int = 600) -> None:
     for f in sent:
         host.show(f)
     host.port.flush()
-    while fw.good < count and time.perf_counter() - start < 60:
+    while fw.good < base + count and time.perf_counter() - start < 60:
         time.sleep(0.001)
     elapsed = time.perf_counter() - start
     ok = strip.shown == [bytes(f.pixels) for f in sent]
@@ -79,7 +110,7 @@ def bench_link(leds: int = 400, count: int = 600) -> None:
     os.close(master)
     os.close(slave)
     size = len(frames.encode(frames.KIND_FRAME, 0, bytes(3 * leds)))
-    print(f"serial link over a pty, host PicoOutput -> firmware parser: {count} frames of "
+    print(f"serial link flat out, host PicoOutput -> firmware parser over a pty: {count} frames of "
           f"{leds} LEDs ({size} bytes each) in {elapsed:.3f} s = {count / elapsed:.0f} frames/s, "
           f"all received intact in order: {ok} (target 30/s)")
     # the parser's own cost per frame, C CRC (binascii) and the pure-Python fallback
@@ -98,7 +129,7 @@ def bench_link(leds: int = 400, count: int = 600) -> None:
     # what the Pico's wire and strip allow (computed)
     wire = 30 * size
     usb_ceiling = 19 * 64 * 1000  # full-speed bulk: at most 19 x 64-byte packets a 1 ms frame
-    ws2812 = leds * 24 * 1.25e-6 + 50e-6
+    ws2812 = leds * 24 * 1.25e-6 + 280e-6  # WS2812B-V5 datasheet: reset >= 280 us
     print(f"at 30 frames/s the link carries {wire / 1000:.1f} kB/s; USB full speed's bulk ceiling "
           f"is {usb_ceiling / 1e6:.2f} MB/s, so one frame takes >= {size / usb_ceiling * 1e3:.2f} ms"
           f" on the wire ({usb_ceiling / size:.0f} frames/s at most; the baud rate is ignored by "

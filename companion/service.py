@@ -172,12 +172,16 @@ class Companion:
     """
 
     def __init__(self, store: Any, *, leds: str = "none", board_tracks: int | None = None,
-                 board_laps: int = 1, demo: bool = False) -> None:
+                 board_laps: int = 1, demo: bool = False, animate: bool | None = None) -> None:
         self.store = store
         self.leds_spec = leds
         self.board_tracks = board_tracks
         self.board_laps = board_laps
         self.demo = demo
+        # a real strip walks the pegs and flashes; the page's simulated strip shows each rest
+        self.animate = (leds != "sim") if animate is None else animate
+        self._animator: Any = None
+        self._lit: tuple[int, Any, dict[str, tuple[int, int]], int] | None = None
         self._listeners: list[Listener] = []
         self._layouts: dict[tuple[int, int], Any] = {}
         self._lock = threading.Lock()
@@ -217,6 +221,8 @@ class Companion:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.close()
+        if self._animator is not None:
+            self._animator.close()
         if self._output is not None:
             self._output.close()
         self.store.close()
@@ -294,16 +300,27 @@ class Companion:
         return latest() if callable(latest) else None
 
     def wait_leds(self, timeout: float = 5.0) -> bool:
-        """Wait until the LEDs show the latest change (tests, benchmark)."""
-        return self._worker.wait_idle(timeout) if self._worker is not None else True
+        """Wait until the LEDs show the latest change, animations played (tests, benchmark)."""
+        done = self._worker.wait_idle(timeout) if self._worker is not None else True
+        if done and self._animator is not None:
+            done = bool(self._animator.wait_idle(timeout))
+        return done
 
     def _open_output(self, layout: Any) -> None:
         from firmware.outputs import open_output
 
+        if self._animator is not None:
+            self._animator.close()
+            self._animator = None
         if self._output is not None:
             self._output.close()
         self._output = open_output(self.leds_spec, layout)
         self._output_layout = layout
+        self._lit = None
+        if self.animate:
+            from firmware.animations import Animator
+
+            self._animator = Animator(self._output)
 
     def _draw_leds(self, state: dict[str, Any]) -> None:
         from firmware.render import render_frame
@@ -314,9 +331,47 @@ class Companion:
             self.leds_spec == "sim" and self._output_layout is not layout
         ):
             self._open_output(layout)
-        frame = render_frame(self._output_layout, pegs_of(state), colours_of(state))
-        self._output.show(frame)
+        pegs, colours = pegs_of(state), colours_of(state)
+        frame = render_frame(self._output_layout, pegs, colours)
+        if self._animator is not None:
+            self._animate(state, pegs, colours)
+            self._animator.show(frame)
+        else:
+            self._output.show(frame)
+        self._lit = (int(state.get("game") or 0), self._output_layout, pegs,
+                     int(state.get("events") or 0))
         self._tell("leds", {"frame": self._worker.frames + 1 if self._worker else 0})
+
+    def _animate(self, state: dict[str, Any], pegs: dict[str, tuple[int, int]],
+                 colours: dict[str, tuple[int, int, int]]) -> None:
+        """Walk the pegs that moved forward, flash a fifteen, thirty-one, heels or muggins, run
+        the winner's lap; an undo or a correction that moves a peg back just cancels."""
+        from firmware.animations import flash, walk, winner
+
+        last = self._lit
+        if last is None or last[0] != int(state.get("game") or 0) or last[1] is not self._output_layout:
+            return
+        before = last[2]
+        if state.get("events", 0) <= last[3]:
+            return
+        if any(pegs[k][0] < before.get(k, (0, 0))[0] for k in pegs):
+            self._animator.cancel()  # a correction or undo: no walk backwards
+            return
+        layout, moving = self._output_layout, dict(before)
+        for letter, (front, _back) in pegs.items():
+            if front > moving.get(letter, (0, 0))[0]:
+                self._animator.play(walk(layout, moving, letter, front, colours))
+                moving[letter] = pegs[letter]
+        tracks = {side["id"]: "ABC"[k] for k, side in enumerate(state.get("sides") or [])}
+        names = {"fifteen": "fifteen", "thirty-one": "thirty-one", "heels": "his-heels",
+                 "muggins": "muggins"}
+        for award in state.get("last") or []:
+            if state.get("last_event") == state.get("events") and award.get("kind") in names:
+                letter = tracks.get(award.get("side"))
+                if letter is not None:
+                    self._animator.play(flash(layout, pegs, letter, names[award["kind"]], colours))
+        if state.get("winner") in tracks:
+            self._animator.play(winner(layout, pegs, tracks[state["winner"]], colours))
 
     # --- the camera ----------------------------------------------------------------------
 

@@ -174,3 +174,26 @@ def test_a_restart_puts_the_pegs_back_on_the_leds(tmp_path: Path) -> None:
     lit = {(e.seat, e.peg): e.hole for e in again._output.latest_frame.pegs()}
     assert lit[("A", "front")] == 2
     again.close()
+
+
+def test_a_strip_walks_the_peg_and_flashes_then_rests(tmp_path: Path) -> None:
+    from cribbage.gamelog import GameStore
+
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="sim", animate=True)
+    game = companion.new_game({"players": ["Ann", "Bob"]})
+    companion.apply(game, {"type": "dealer", "seat": "A"})
+    assert companion.wait_leds()
+    shown = companion._output.frames_shown
+    companion.apply(game, {"type": "starter", "card": "JS"})  # his heels: Ann pegs 2
+    assert companion.wait_leds()
+    frames = companion._output.frames_shown - shown
+    assert frames >= 2 + 2 * 2 + 1  # the walk (2 holes), the heels flash (twice on, off), rest
+    lit = {(e.seat, e.peg): e.hole for e in companion._output.latest_frame.pegs()}
+    assert lit[("A", "front")] == 2
+    shown = companion._output.frames_shown
+    companion.apply(game, {"type": "undo"})  # back: no walk, just the board at rest
+    assert companion.wait_leds()
+    assert companion._output.frames_shown - shown == 1
+    lit = {(e.seat, e.peg): e.hole for e in companion._output.latest_frame.pegs()}
+    assert lit[("A", "front")] == 0
+    companion.close()

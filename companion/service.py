@@ -25,10 +25,11 @@ import socket
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 log = logging.getLogger("companion")
 
@@ -79,6 +80,7 @@ class ServeConfig:
     pin: str | None = None
     max_live: int = 64
     threads: int | None = None
+    buttons: bool = False
     web: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -105,6 +107,7 @@ class ServeConfig:
             pin=args.pin,
             max_live=args.max_live,
             threads=args.threads,
+            buttons=args.buttons,
         )
 
 
@@ -209,6 +212,17 @@ class Companion:
         except Exception:
             store.close()
             raise
+        if config.buttons:
+            from firmware.buttons import BoardButtons
+
+            try:
+                with warnings.catch_warnings():  # gpiozero lists every pin library it tried
+                    warnings.simplefilter("ignore")
+                    buttons = BoardButtons(seats="ABC"[: config.board_tracks or 3])
+            except Exception as exc:
+                companion.close()
+                raise RuntimeError(f"--buttons needs the Pi's GPIO ({exc})") from exc
+            companion.attach_buttons(buttons)
         companion.light_latest()
         return companion
 
@@ -219,6 +233,11 @@ class Companion:
             self._worker.submit(self.store.state(latest))
 
     def close(self) -> None:
+        buttons = getattr(self, "_buttons", None)
+        if buttons is not None:
+            buttons.close()
+            self._presses.put(None)
+            self._press_thread.join(timeout=2)
         if self._worker is not None:
             self._worker.close()
         if self._animator is not None:
@@ -372,6 +391,51 @@ class Companion:
                     self._animator.play(flash(layout, pegs, letter, names[award["kind"]], colours))
         if state.get("winner") in tracks:
             self._animator.play(winner(layout, pegs, tracks[state["winner"]], colours))
+
+    # --- the board's buttons ---------------------------------------------------------------
+
+    BUTTON_EVENTS: ClassVar[dict[str, dict[str, Any]]] = {
+        "undo": {"type": "undo"},
+        **{f"go:{seat}": {"type": "go", "seat": seat} for seat in "ABC"},
+    }
+    """Button presses that become events in the newest game (``next``/``confirm`` are kept
+    for the camera's "is this right?" step and only logged here)."""
+
+    def attach_buttons(self, buttons: Any) -> None:
+        """Turn presses of ``buttons`` (:class:`firmware.buttons.BoardButtons`) into events.
+
+        The press is queued at once (gpiozero's thread must not wait) and applied on a worker
+        thread with ``source="button"``; a press the rules refuse is logged and changes nothing.
+        """
+        import queue
+
+        presses: queue.Queue[str | None] = queue.Queue()
+        self._buttons, self._presses = buttons, presses
+        buttons.on(None, presses.put)
+
+        def run() -> None:
+            while (name := presses.get()) is not None:
+                self.press(name)
+                presses.task_done()
+            presses.task_done()
+
+        self._press_thread = threading.Thread(target=run, name="buttons", daemon=True)
+        self._press_thread.start()
+
+    def press(self, name: str) -> dict[str, Any] | None:
+        """Apply the event a button ``name`` stands for; the new state, or None if nothing."""
+        from cribbage.errors import CribbageError
+
+        event = self.BUTTON_EVENTS.get(name)
+        game = self.store.latest_game()
+        if event is None or game is None:
+            log.info("button %s: nothing to do", name)
+            return None
+        try:
+            return self.apply(game, dict(event), source="button")
+        except CribbageError as exc:
+            log.warning("button %s refused: %s", name, exc)
+            return None
 
     # --- the camera ----------------------------------------------------------------------
 
@@ -553,7 +617,7 @@ def serve(config: ServeConfig) -> int:
 
     try:
         companion = Companion.build(config)
-    except (OSError, RuntimeError, ValueError) as exc:  # OutputUnavailable is a RuntimeError
+    except (OSError, RuntimeError, ValueError, ImportError) as exc:  # incl. OutputUnavailable
         raise UsageError(f"cannot start: {exc}") from exc
     app = build_app(config, companion)
     try:

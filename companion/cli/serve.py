@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="tracks on the physical board (default: follow the game, 2 or 3)")
     p.add_argument("--board-laps", type=int, choices=(1, 2), default=1,
                    help="1 for a 121-hole board, 2 for a 61-hole board played twice round")
+    p.add_argument("--buttons", action="store_true",
+                   help="read the board's buttons (gpiozero: undo, go per seat) on a Raspberry Pi")
     p.add_argument("--demo", action="store_true",
                    help="start a demo game that plays a scripted deal slowly, for a first look")
     p.add_argument("--demo-step", type=float, default=2.5, metavar="SECONDS",

@@ -197,3 +197,45 @@ def test_a_strip_walks_the_peg_and_flashes_then_rests(tmp_path: Path) -> None:
     lit = {(e.seat, e.peg): e.hole for e in companion._output.latest_frame.pegs()}
     assert lit[("A", "front")] == 0
     companion.close()
+
+
+def test_the_boards_buttons_undo_and_say_go(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from cribbage.gamelog import GameStore
+    from firmware.buttons import BoardButtons
+
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"))
+    buttons = BoardButtons(seats="AB", pin_factory=MockFactory(), bounce_time=None)
+    companion.attach_buttons(buttons)
+    game = companion.new_game({"players": ["Ann", "Bob"]})
+    for event in ({"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
+                  {"type": "play", "seat": "A", "card": "JC"},
+                  {"type": "play", "seat": "B", "card": "5S"}):
+        companion.apply(game, event)
+
+    def press(name: str) -> None:
+        buttons.pin(name).drive_low()
+        buttons.pin(name).drive_high()
+        companion._presses.join()
+
+    press("undo")  # Bob's 5S taken back
+    state = companion.state(game)
+    assert state["scores"]["B"] == 0 and state["next"] == "B"
+    log = companion.events(game)
+    assert log[-1]["event"] == {"type": "undo"} and log[-1]["source"] == "button"
+    press("go:A")  # not Ann's turn: refused, logged, nothing written
+    assert len(companion.events(game)) == len(log)
+    press("next")  # kept for the camera: nothing happens
+    assert len(companion.events(game)) == len(log)
+    companion.close()
+
+
+def test_buttons_without_gpio_are_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*CRIB, "serve", "--buttons", "--port", "0", "--data", str(tmp_path), "--leds", "none"],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "nonexistent"},
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--buttons" in done.stderr

@@ -119,7 +119,7 @@ class Firmware:
         if self.idle_step >= 0 and _diff(now, self.next_idle) < 0:
             return
         self.idle_step += 1
-        self.next_idle = now + TICK_MS * 2
+        self.next_idle = _add(now, TICK_MS * 2)
         self.strip.show_rgb(idle_frame(self.last_frame, self.strip.n, self.idle_step))
 
 
@@ -156,6 +156,14 @@ def _diff(a, b):
     except ImportError:
         return a - b
     return ticks_diff(a, b)  # pragma: no cover - MicroPython
+
+
+def _add(a, b):
+    try:
+        from time import ticks_add
+    except ImportError:
+        return a + b
+    return ticks_add(a, b)  # pragma: no cover - MicroPython's clock wraps
 
 
 def run():  # pragma: no cover - runs on the Pico

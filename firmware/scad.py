@@ -203,20 +203,52 @@ class BoardModel:
                 raise ValueError(f"{t.name} ({t.size[0]} x {t.size[1]} mm) does not fit the bed")
         return tiles
 
+    def keep_out(self) -> list[tuple[float, float, float, float]]:
+        """Rectangles (x0, y0, x1, y1) no screw may touch: channels, trenches, the Pico cavity,
+        the cable slots with their strain-relief pockets, the button counterbores."""
+        s = self.spec
+        half = self._channel_half()
+        rows = self.rows()
+        out = [(x0, y - half, x1, y + half) for x0, x1, y in rows]
+        top = max(r[2] for r in rows)
+        px, py = self.pico()
+        for x in (rows[0][0], rows[0][1] - s.trench_width):
+            out.append((x, py, x + s.trench_width, top))
+        out.append((rows[0][0], py - s.trench_width / 2, px, py + s.trench_width / 2))
+        out.append((px - s.pico[0] / 2, py - s.pico[1] / 2, px + s.pico[0] / 2, py + s.pico[1] / 2))
+        for _, x in self.slots():
+            out.append((x - 15, 0, x + 15, 17))
+            out.append((x - s.slot[0] / 2, 0, x + s.slot[0] / 2, py))
+        xs = [x for _, x in self.slots()]
+        out.append((min(xs), py - 4, max(xs), py + 4))
+        r = s.button_counterbore / 2
+        out += [(x - r, y - r, x + r, y + r) for _, x, y in self.buttons()]
+        return out
+
     def screws(self) -> list[tuple[float, float]]:
-        """Screw positions (pilots in the deck, holes in the lid): in the gaps between groups
-        and in the band, kept 12 mm from every seam of deck and lid."""
+        """Screw positions (pilots in the deck, holes in the lid): on the lines through the gaps
+        between groups and the band, 12 mm from every seam of deck and lid, 4 mm from the board's
+        edge, and clear (by 1.5 mm) of every cut-out in :meth:`keep_out`."""
         seams_x = [t.x0 for t in self.deck_tiles() + self.lid_tiles() if t.x0 > 0]
         seams_y = [t.y0 for t in self.deck_tiles() + self.lid_tiles() if t.y0 > 0]
-        lines = [*self.gaps(), self.band()[1] - 5.0, 6.0]
+        band_top = self.band()[1]
+        lines = [*self.gaps(), band_top - 4.0, 5.0]
+        clear = self.spec.pilot / 2 + 1.5
+        blocked = self.keep_out()
         out = []
         for y in lines:
             if any(abs(y - s) < 8 for s in seams_y):
                 continue
-            for k in range(6):
-                x = 10.0 + k * (self.width - 20.0) / 5
-                if all(abs(x - s) >= 12 for s in seams_x):
-                    out.append((x, y))
+            for k in range(11):
+                x = 8.0 + k * (self.width - 16.0) / 10
+                if any(abs(x - s) < 12 for s in seams_x):
+                    continue
+                if any(x0 - clear < x < x1 + clear and y0 - clear < y < y1 + clear
+                       for x0, y0, x1, y1 in blocked):
+                    continue
+                if out and out[-1][1] == y and x - out[-1][0] < 30:
+                    continue  # one screw every 30 mm or more along a line
+                out.append((x, y))
         return out
 
     def keys(self) -> list[tuple[float, float, float]]:

@@ -74,7 +74,7 @@ class DeckSpec:
     pilot_depth: float = 6.0
     lid_thickness: float = 2.5
     lid_hole: float = 3.4
-    key: tuple[float, float, float] = (16.0, 8.0, 4.0)  # bow-tie length, width at the ends, waist
+    key: tuple[float, float, float] = (9.0, 6.0, 3.5)  # bow-tie length (fits a row gap), ends, waist
     key_depth: float = 2.5
     fn: int = 24
 

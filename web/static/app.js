@@ -521,7 +521,7 @@ $("#photo-form").addEventListener("submit", async (ev) => {
     if (c.center) {
       const t = document.createElementNS(ns, "text");
       t.setAttribute("x", c.center[0]); t.setAttribute("y", c.center[1]);
-      t.setAttribute("font-size", Math.max(r.width, r.height) / 18);
+      t.setAttribute("font-size", Math.max(r.width, r.height) / 26);
       t.setAttribute("text-anchor", "middle");
       t.textContent = cardLabel(c.card);
       svg.append(t);

@@ -68,3 +68,39 @@ def _trim(cell: np.ndarray) -> np.ndarray:
     if len(xs) == 0:
         return cell
     return cell[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].copy()
+
+
+KDE = Path("/usr/share/carddecks")
+# kdegames-card-data-kf5 decks (GPL/LGPL) with standard corner indices; one SVG element per card.
+KDE_DECKS = ["jolly-royal", "tigullio-international", "gm-paris", "ancient-egyptians", "future"]
+KDE_RANKS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+KDE_SUITS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+
+
+def available_kde_decks() -> list[str]:
+    """The kdegames decks installed on this machine."""
+    return [d for d in KDE_DECKS if list((KDE / f"svg-{d}").glob("*.svgz"))]
+
+
+def kde_deck_cards(name: str, width: int = 250) -> dict[str, np.ndarray]:
+    """Card name → BGRA image for a kdegames deck (each card rendered once into the cache)."""
+    src = sorted((KDE / f"svg-{name}").glob("*.svgz"))[0]
+    folder = CACHE / f"kde-{name}"
+    folder.mkdir(parents=True, exist_ok=True)
+    exe = shutil.which("rsvg-convert")
+    cards: dict[str, np.ndarray] = {}
+    for suit in SUIT_ROWS:
+        for rank in RANK_COLS:
+            cid = f"{KDE_RANKS.get(rank, rank)}_{KDE_SUITS[suit]}"
+            out = folder / f"{rank}{suit}.png"
+            if not out.exists():
+                if exe is None:
+                    raise RuntimeError("rsvg-convert is missing: apt install librsvg2-bin")
+                subprocess.run([exe, f"--export-id={cid}", "-w", str(width), str(src), "-o", str(out)],
+                               check=True)
+            img = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+            if img.shape[2] == 3:
+                img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+            cards[rank + suit] = _trim(img)
+    cards["back"] = np.full((int(width * 1.4), width, 4), (60, 40, 150, 255), np.uint8)
+    return cards

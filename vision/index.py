@@ -1,7 +1,7 @@
 """Finding corner indices: ink components paired as a rank glyph above a suit pip, rectified.
 
-Ink is whatever is much darker than the paper around it (the minimum of the three channels
-against a local maximum), so black and red print both count and light wood does not. Each
+Ink is whatever is much darker than the paper around it (grey level against a local
+maximum), so black and red print both count and light wood does not. Each
 component that could be a rank glyph is paired with a component below it of suit-pip size; the
 vector glyph → pip is the card's "down", which rectifies any rotation. The glyph (with a
 neighbour side by side, for "10") and the pip are cut out upright and resized to small masks.
@@ -36,21 +36,28 @@ class Candidate:
     labels: tuple[int, ...]
 
 
-def ink_mask(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Binary ink mask and the per-pixel channel minimum used to find it.
+def ink_mask(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Binary ink mask (much darker than the local paper brightness), the grey image, paper mask.
 
     >>> import numpy as np
     >>> img = np.full((50, 50, 3), 230, np.uint8); img[20:30, 20:24] = 20
-    >>> int(ink_mask(img)[0][25, 22]), int(ink_mask(img)[0][5, 5])
-    (255, 0)
+    >>> int(ink_mask(img)[0][25, 22]), int(ink_mask(img)[0][5, 5]), int(ink_mask(img)[2][5, 5])
+    (255, 0, 255)
     """
-    b, g, r = cv2.split(bgr)
-    v = cv2.min(cv2.min(b, g), r)
+    v = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (LOCAL, LOCAL))
     paper = cv2.blur(cv2.dilate(v, kernel), (LOCAL, LOCAL))
     ink = cv2.compare(v, cv2.multiply(paper, 0.58, dtype=cv2.CV_8U), cv2.CMP_LT)
-    ink = cv2.bitwise_and(ink, cv2.compare(paper, 60, cv2.CMP_GT))
-    return ink, v
+    # paper is far brighter than the darkest things and not much darker than the brightest
+    bright = float(np.percentile(v[::4, ::4], 99.5))
+    ink = cv2.bitwise_and(ink, cv2.compare(paper, max(50.0, 0.3 * bright), cv2.CMP_GT))
+    # print has a dark core: keep only ink blobs holding a pixel under 45% of the paper
+    strong = cv2.bitwise_and(ink, cv2.compare(v, cv2.multiply(paper, 0.45, dtype=cv2.CV_8U), cv2.CMP_LT))
+    n, labels = cv2.connectedComponents(ink, connectivity=8)
+    keep = np.bincount(labels[strong > 0], minlength=n) > 0
+    keep[0] = False
+    ink = (keep[labels].astype(np.uint8)) * 255
+    return ink, v, cv2.compare(v, cv2.multiply(paper, 0.6, dtype=cv2.CV_8U), cv2.CMP_GT)
 
 
 def _rect_patch(
@@ -62,8 +69,9 @@ def _rect_patch(
     x1 = max(int(boxes[i, 0] + boxes[i, 2]) for i in ids)
     y1 = max(int(boxes[i, 1] + boxes[i, 3]) for i in ids)
     sub = labels[y0:y1, x0:x1]
-    roi = (sub == ids[0]) if len(ids) == 1 else np.isin(sub, ids)
-    roi = roi.astype(np.uint8) * 255
+    roi = cv2.compare(sub, ids[0], cv2.CMP_EQ)
+    for extra in ids[1:]:
+        roi |= cv2.compare(sub, extra, cv2.CMP_EQ)
     h, w = roi.shape
     side = int(np.ceil(np.hypot(w, h))) + 2
     m = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, 1.0)
@@ -87,24 +95,29 @@ def _colour(bgr: np.ndarray, labels: np.ndarray, ids: list[int], boxes: np.ndarr
     y1 = max(int(boxes[i, 1] + boxes[i, 3]) for i in ids)
     pad = max(2, (y1 - y0) // 3)
     ya, xa = max(0, y0 - pad), max(0, x0 - pad)
-    sub = bgr[ya : y1 + pad, xa : x1 + pad].astype(np.float32)
+    sub = bgr[ya : y1 + pad, xa : x1 + pad]
     lab = labels[ya : y1 + pad, xa : x1 + pad]
-    inkm = (lab == ids[0]) if len(ids) == 1 else np.isin(lab, ids)
-    paperm = lab == 0
+    inkm = cv2.compare(lab, ids[0], cv2.CMP_EQ)
+    for extra in ids[1:]:
+        inkm |= cv2.compare(lab, extra, cv2.CMP_EQ)
+    paperm = cv2.compare(lab, 0, cv2.CMP_EQ)
     if not inkm.any() or not paperm.any():
         return 0.0
-    paper = np.percentile(sub[paperm], 50, axis=0, method="nearest") + 1.0
-    ink = sub[inkm].mean(axis=0) / paper  # relative to the paper: removes colour casts
+    paper = np.array(cv2.mean(sub, mask=paperm)[:3]) + 1.0
+    ink = np.array(cv2.mean(sub, mask=inkm)[:3]) / paper  # relative to the paper: removes colour casts
     b, g, r = ink
     return float(r - max(g, b))
 
 
 def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]:
     """Every plausible (rank glyph, pip) pair in the image, as rectified features."""
-    ink, _ = ink_mask(bgr)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    ink, _, paper = ink_mask(bgr)
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
     if n <= 1:
         return []
+    integral = cv2.integral(paper // 255)
     w = stats[1:, 2].astype(np.float32)
     h = stats[1:, 3].astype(np.float32)
     area = stats[1:, 4].astype(np.float32)
@@ -113,6 +126,20 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]
     ok = (size >= 7) & (size <= 140) & (area >= 12) & (fill > 0.12) & (fill < 0.97)
     ok &= (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))) < 7
     idx = np.nonzero(ok)[0]
+    if len(idx) == 0:
+        return []
+    # ink on a card is ringed by paper; the shadowed table beside a card is not
+    ih, iw = paper.shape
+    bx, by = stats[1:][idx, 0], stats[1:][idx, 1]
+    bw, bh = stats[1:][idx, 2], stats[1:][idx, 3]
+    m = np.maximum(2, (np.maximum(bw, bh) // 8))
+    x0, y0 = np.clip(bx - m, 0, iw), np.clip(by - m, 0, ih)
+    x1, y1 = np.clip(bx + bw + m, 0, iw), np.clip(by + bh + m, 0, ih)
+    outer = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    inner = (integral[by + bh, bx + bw] - integral[by, bx + bw] - integral[by + bh, bx]
+             + integral[by, bx])
+    ring_area = (x1 - x0) * (y1 - y0) - bw * bh
+    idx = idx[(outer - inner) > 0.5 * np.maximum(ring_area, 1)]
     if len(idx) == 0:
         return []
     if len(idx) > max_components:
@@ -124,7 +151,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]
     d = c[None, :, :] - c[:, None, :]  # d[i, j] = c[j] - c[i]
     dist = np.hypot(d[..., 0], d[..., 1])
     ratio = s[None, :] / s[:, None]
-    pair = (dist > 0.55 * s[:, None]) & (dist < 1.9 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
+    pair = (dist > 0.65 * s[:, None]) & (dist < 1.6 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
     ii, jj = np.nonzero(pair)
     pip_cache: dict[tuple[int, int], tuple[np.ndarray, float] | None] = {}
     red_cache: dict[int, float] = {}
@@ -157,7 +184,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]
             continue
         if j not in red_cache:
             red_cache[j] = _colour(bgr, labels, lab_s, stats)
-        red = red_cache[j]
+        red = min(max(red_cache[j], -0.1), 0.5)
         rank_feat = np.concatenate([rp[0], [min(rp[1], 3.0) / 2.0]]).astype(np.float32)
         suit_feat = np.concatenate([sp[0], [min(sp[1], 3.0) / 2.0, red * 3.0]]).astype(np.float32)
         out.append(

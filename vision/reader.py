@@ -158,7 +158,9 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
         by_card.setdefault(s.card, []).append(s)
     for name, group in by_card.items():
         best = max(group, key=lambda s: s.conf)
-        quad = next((q for q in quads if _inside(q, best.cand.center)), None)
+        # a card's outline holds its own indices and no other card's
+        quad = next((q for q in quads if _inside(q, best.cand.center) and not any(
+            _inside(q, o.cand.center) for other, og in by_card.items() if other != name for o in og)), None)
         if quad is not None:
             cx, cy = quad.mean(axis=0)
             qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]

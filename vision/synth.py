@@ -85,7 +85,9 @@ def finish(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     gx = np.linspace(-1, 1, w)[None, :] * rng.uniform(-0.25, 0.25)
     gy = np.linspace(-1, 1, h)[:, None] * rng.uniform(-0.25, 0.25)
     f *= (1 + gx + gy)[..., None]
-    f *= rng.uniform(0.85, 1.15, 3)
+    f *= rng.uniform(0.85, 1.15, 3) if rng.random() < 0.7 else rng.uniform(0.55, 1.3, 3)
+    if rng.random() < 0.25:  # haze: a plastic window or a low-contrast webcam
+        f = f * rng.uniform(0.5, 0.8) + rng.uniform(40, 110)
     if rng.random() < 0.3:
         mask = np.zeros((h, w), np.float32)
         cv2.circle(mask, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), int(rng.uniform(20, 200)), 1.0, -1)

@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.decks import available_decks, deck_cards
+from vision.decks import available_decks, available_kde_decks, deck_cards, kde_deck_cards
 from vision.drawn import FONTS, drawn_deck
 from vision.index import find_indices
 from vision.mlp import Mlp
@@ -40,12 +40,18 @@ def samples(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     """Rank and suit features with labels from ``scenes`` scenes per deck."""
     rng = np.random.default_rng(seed)
     rx, ry, sx, sy = [], [], [], []
-    decks = available_decks() + [f"drawn{f}" for f in range(len(FONTS))]
+    decks = available_decks() + [f"kde-{d}" for d in available_kde_decks()]
+    decks += [f"drawn{f}" for f in range(len(FONTS))]
     if len(decks) == len(FONTS):
         print("no card decks installed (apt install gnome-cards-data librsvg2-bin): drawn cards only")
     for di, name in enumerate(decks):
         t0 = time.time()
-        deck = drawn_deck(int(name[5:])) if name.startswith("drawn") else deck_cards(name)
+        if name.startswith("drawn"):
+            deck = drawn_deck(int(name[5:]))
+        elif name.startswith("kde-"):
+            deck = kde_deck_cards(name[4:])
+        else:
+            deck = deck_cards(name)
         npos = 0
         for _ in range(scenes):
             big = rng.random() < 0.3
@@ -65,7 +71,7 @@ def samples(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                     sx.append(cand.suit_feat)
                     sy.append(SUITS.index(tr[0].name[1]))
                     npos += 1
-                elif rng.random() < 0.35:
+                elif rng.random() < 0.2:
                     rx.append(cand.rank_feat)
                     ry.append(RANKS.index("none"))
                     if ts is None or ts[0].name == "back":

@@ -14,6 +14,7 @@ Configuration keys (all optional but ``DATA_DIR``):
 ``PIN``                set the table PIN at start (``""`` = no PIN); else the stored one is kept
 ``MAX_CONTENT_LENGTH`` largest request body, bytes (default 12 MB: a phone photo)
 ``MAX_IMAGE_PIXELS``   largest photo, pixels (default 40 M), checked before decoding
+``KEEP_PHOTOS``        photos kept in ``photos/``; older ones are deleted (default 200)
 ``MAX_STREAMS``        live pages at once (each holds a server thread); more poll instead
 ``SSE_HEARTBEAT``      seconds between keep-alive comments on a live stream (default 15)
 ``SSE_MAX_AGE``        seconds before a live stream ends and the page reconnects (default 300)
@@ -54,6 +55,7 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=12 * 1024 * 1024,
         MAX_IMAGE_PIXELS=40_000_000,
+        KEEP_PHOTOS=200,
         MAX_STREAMS=48,
         SSE_HEARTBEAT=15.0,
         SSE_MAX_AGE=300.0,

@@ -26,7 +26,7 @@ from web.history import game_summary, match_tally, score_series
 from web.hub import HubFull
 from web.ports import VisionUnavailable
 from web.security import check_pin_format, new_csrf_token, same_token
-from web.uploads import UploadError, check_image, photo_path, store_photo
+from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -360,6 +360,7 @@ def upload_photo() -> tuple[Response, int]:
     except UploadError as exc:
         raise ApiError(exc.status, str(exc)) from exc
     name = store_photo(c.photo_dir, data, info)
+    prune_photos(c.photo_dir, keep=int(current_app.config["KEEP_PHOTOS"]))
     result: dict[str, Any] = {
         "photo": name,
         "url": f"/api/photos/{name}",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 import secrets
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,9 +94,29 @@ def _orientation(exif: object) -> int:
 def store_photo(folder: Path, data: bytes, info: ImageInfo) -> str:
     """Write ``data`` into ``folder`` under a random name; return that name."""
     folder.mkdir(parents=True, exist_ok=True)
-    name = secrets.token_hex(16) + info.extension
+    # 16 hex digits of the time, then 16 random ones: unguessable, and in the order taken
+    name = f"{time.time_ns():016x}{secrets.token_hex(8)}{info.extension}"
     (folder / name).write_bytes(data)
     return name
+
+
+def prune_photos(folder: Path, keep: int) -> int:
+    """Delete all but the newest ``keep`` stored photos (server-named files only); how many went.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for k in range(3):
+    ...     _ = store_photo(d, b"x", ImageInfo("PNG", 1, 1, ".png"))
+    >>> prune_photos(d, keep=2), len(list(d.iterdir()))
+    (1, 2)
+    """
+    photos = sorted((p for p in folder.glob("*") if PHOTO_NAME.match(p.name)),
+                    key=lambda p: p.name, reverse=True)
+    gone = 0
+    for old in photos[keep:]:
+        old.unlink(missing_ok=True)
+        gone += 1
+    return gone
 
 
 def photo_path(folder: Path, name: str) -> Path | None:

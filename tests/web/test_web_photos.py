@@ -163,3 +163,13 @@ def test_a_phone_photo_turned_by_exif_is_sized_upright(api: Api) -> None:
     body = upload(api, buf.getvalue(), "portrait.jpg").get_json()
     assert (body["width"], body["height"]) == (60, 80)
     assert body["photo"].endswith(".jpg")
+
+
+def test_only_the_newest_photos_are_kept(companion: Companion, tmp_path: Path) -> None:
+    app = create_app(companion, {"DATA_DIR": tmp_path, "KEEP_PHOTOS": 2})
+    api = Api(app.test_client())
+    names = [upload(api, png(10 + k, 10)).get_json()["photo"] for k in range(4)]
+    assert stored(tmp_path) == sorted(names[2:])
+    (tmp_path / "photos" / "notes.txt").write_text("mine")
+    upload(api, png(30, 30))
+    assert "notes.txt" in stored(tmp_path)  # only server-named photos are ever deleted

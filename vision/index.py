@@ -37,27 +37,32 @@ class Candidate:
 
 
 def ink_mask(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Binary ink mask (much darker than the local paper brightness), the grey image, paper mask.
+    """Ink mask (much darker than the local paper), darkness relative to paper (200 = paper), paper mask.
 
     >>> import numpy as np
     >>> img = np.full((50, 50, 3), 230, np.uint8); img[20:30, 20:24] = 20
     >>> int(ink_mask(img)[0][25, 22]), int(ink_mask(img)[0][5, 5]), int(ink_mask(img)[2][5, 5])
     (255, 0, 255)
     """
-    v = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    # each channel against its own local paper level (white balance by neighbourhood): black and
+    # red print both fall well below 1 in their darkest channel, a colour cast does not
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (LOCAL, LOCAL))
-    paper = cv2.blur(cv2.dilate(v, kernel), (LOCAL, LOCAL))
-    ink = cv2.compare(v, cv2.multiply(paper, 0.58, dtype=cv2.CV_8U), cv2.CMP_LT)
+    paper3 = cv2.blur(cv2.dilate(bgr, kernel), (LOCAL, LOCAL))
+    rel = cv2.divide(bgr, paper3, scale=200.0)  # 200 = as bright as the paper around it
+    b, g, r = cv2.split(rel)
+    v = cv2.min(cv2.min(b, g), r)
+    grey = cv2.cvtColor(paper3, cv2.COLOR_BGR2GRAY)
+    ink = cv2.compare(v, 116, cv2.CMP_LT)  # under 58% of the paper
     # paper is far brighter than the darkest things and not much darker than the brightest
-    bright = float(np.percentile(v[::4, ::4], 99.5))
-    ink = cv2.bitwise_and(ink, cv2.compare(paper, max(50.0, 0.3 * bright), cv2.CMP_GT))
+    bright = float(np.percentile(grey[::4, ::4], 99.5))
+    ink = cv2.bitwise_and(ink, cv2.compare(grey, max(50.0, 0.3 * bright), cv2.CMP_GT))
     # print has a dark core: keep only ink blobs holding a pixel under 45% of the paper
-    strong = cv2.bitwise_and(ink, cv2.compare(v, cv2.multiply(paper, 0.45, dtype=cv2.CV_8U), cv2.CMP_LT))
+    strong = cv2.bitwise_and(ink, cv2.compare(v, 90, cv2.CMP_LT))
     n, labels = cv2.connectedComponents(ink, connectivity=8)
     keep = np.bincount(labels[strong > 0], minlength=n) > 0
     keep[0] = False
     ink = (keep[labels].astype(np.uint8)) * 255
-    return ink, v, cv2.compare(v, cv2.multiply(paper, 0.6, dtype=cv2.CV_8U), cv2.CMP_GT)
+    return ink, v, cv2.compare(v, 120, cv2.CMP_GT)
 
 
 def _rect_patch(

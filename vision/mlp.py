@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 
@@ -36,9 +37,14 @@ class Mlp:
         )
 
     def predict(self, x: np.ndarray) -> np.ndarray:
-        """Class probabilities, one row per input row."""
-        h = np.maximum(x @ self.w1 + self.b1, 0)
-        z = h @ self.w2 + self.b2
+        """Class probabilities, one row per input row.
+
+        Uses OpenCV's ``gemm`` (which keeps to ``cv2.setNumThreads``) rather than numpy's BLAS,
+        whose thread pool would spin on every core for these small products.
+        """
+        x = np.ascontiguousarray(x, np.float32)
+        h = np.maximum(cv2.gemm(x, self.w1, 1.0, None, 0.0) + self.b1, 0)
+        z = cv2.gemm(h, self.w2, 1.0, None, 0.0) + self.b2
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)

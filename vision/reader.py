@@ -137,6 +137,22 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
     return kept
 
 
+def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_Scored]:
+    """Inside one card outline, indices are all one size: drop readings of a much larger or smaller
+    glyph than the most confident one there (a big centre pip read as a rank, say)."""
+    drop: set[int] = set()
+    for q in quads:
+        inside = [k for k, s in enumerate(kept) if _inside(q, s.cand.center)]
+        if len(inside) < 2:
+            continue
+        best = max(inside, key=lambda k: kept[k].conf)
+        ref = kept[best].cand.size
+        for k in inside:
+            if kept[k].card != kept[best].card and not (ref / 1.5 < kept[k].cand.size < ref * 1.5):
+                drop.add(k)
+    return [s for k, s in enumerate(kept) if k not in drop]
+
+
 def _inside(q: np.ndarray, p: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
@@ -150,6 +166,7 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
                                                      interpolation=cv2.INTER_AREA)
     kept = _suppress(_score(find_indices(img)))
     quads = find_quads(img) if kept else []
+    kept = _one_scale_per_card(kept, quads)
     reading = Reading(width=w, height=h)
     by_card: dict[str, list[_Scored]] = {}
     for s in kept:

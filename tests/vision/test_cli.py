@@ -1,0 +1,73 @@
+"""``crib detect`` and ``crib check`` on photos the tests draw."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+
+from companion.cli import main
+from cribbage.cards import parse_card
+from cribbage.show import score_hand
+from vision.hand import apart
+
+
+def _write(tmp_path, name, img):
+    path = tmp_path / name
+    cv2.imwrite(str(path), img)
+    return str(path)
+
+
+def test_detect_json_one_line_per_image_and_errors(tmp_path, make_scene, capsys):
+    good = _write(tmp_path, "a.png", make_scene([("5H", 640, 360, 0)], width=200))
+    bad = tmp_path / "b.jpg"
+    bad.write_text("not an image")
+    status = main(["detect", good, str(bad), str(tmp_path / "missing.png"), "--json"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert status == 2
+    assert [x["image"] for x in lines] == [good, str(bad), str(tmp_path / "missing.png")]
+    assert [c["card"] for c in lines[0]["cards"]] == ["5H"]
+    assert (lines[0]["width"], lines[0]["height"]) == (1280, 720)
+    assert "error" in lines[1] and "error" in lines[2]
+
+
+def test_detect_one_missing_file_is_one_line_exit_2(tmp_path, capsys):
+    assert main(["detect", str(tmp_path / "none.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+
+
+def test_check_finds_the_starter_apart(tmp_path, make_scene, capsys):
+    hand = [("5C", 300, 250, 0), ("5D", 480, 250, 0), ("5H", 660, 250, 0), ("JS", 840, 250, 0)]
+    path = _write(tmp_path, "hand.png", make_scene([*hand, ("5S", 1100, 580, 0)], width=150))
+    assert main(["check", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = score_hand([parse_card(n) for n, *_ in hand], parse_card("5S")).to_json()
+    assert out["total"] == expected["total"] == 29
+    assert len(out["read"]) == 5
+
+
+def test_check_with_named_starter(tmp_path, make_scene, capsys):
+    cards = [("2C", 300, 300, 0), ("3D", 500, 300, 0), ("4H", 700, 300, 0), ("9S", 900, 300, 0)]
+    path = _write(tmp_path, "hand.png", make_scene(cards, width=150))
+    assert main(["check", path, "--starter", "TC", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = score_hand([parse_card(n) for n, *_ in cards], parse_card("TC")).to_json()
+    assert out["total"] == expected["total"]
+
+
+def test_check_without_a_card_apart_gives_every_starter(tmp_path, make_scene, capsys):
+    cards = [(n, 200 + 210 * k, 360, 0) for k, n in enumerate(["2C", "3D", "4H", "9S", "KC"])]
+    path = _write(tmp_path, "hand.png", make_scene(cards, width=150))
+    assert main(["check", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["starter"] is None and len(out["options"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("centers", "expected"),
+    [([(0, 0), (60, 0), (120, 0), (180, 0), (700, 400)], 4), ([(0, 0), (60, 0), (120, 0), (180, 0)], None)],
+)
+def test_apart(centers, expected):
+    assert apart(centers) == expected

@@ -1,0 +1,62 @@
+"""The card reader on scenes the tests draw: cards read once each, any rotation, nothing on empty tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.reader import Reading, read_cards
+from vision.synth import finish, table
+
+
+def names(reading: Reading) -> list[str]:
+    return sorted(c.card for c in reading.cards)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_empty_table_reads_nothing(seed):
+    rng = np.random.default_rng(100 + seed)
+    img = finish(table(rng, 720, 1280), rng)
+    reading = read_cards(img)
+    assert reading.cards == []
+
+
+def test_card_back_is_not_a_card(make_scene):
+    img = make_scene([], back=(600, 350))
+    assert read_cards(img).cards == []
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180, 270, 37, -128])
+def test_any_rotation(make_scene, angle):
+    img = make_scene([("7H", 640, 360, angle)], width=200)
+    reading = read_cards(img)
+    assert names(reading) == ["7H"]
+
+
+def test_several_cards_each_once_with_positions(make_scene):
+    layout = [("5H", 250, 200, 0), ("TC", 640, 200, 15), ("QS", 1000, 220, -20),
+              ("AD", 300, 520, 180), ("9S", 700, 520, 95), ("2C", 1050, 520, 60)]
+    reading = read_cards(make_scene(layout, width=170))
+    assert names(reading) == sorted(n for n, *_ in layout)  # both indices show: still one entry each
+    for card in reading.cards:
+        x, y = next((x, y) for n, x, y, _ in layout if n == card.card)
+        assert abs(card.center[0] - x) < 100 and abs(card.center[1] - y) < 130
+        assert 0 < card.confidence <= 1
+
+
+def test_overlapping_row_reads_every_index(make_scene):
+    # each card covers most of the one before; only its left strip (with the corner index) shows
+    row = ["3D", "8C", "KH", "4S", "6D"]
+    layout = [(n, 300 + 45 * k, 360, 0) for k, n in enumerate(row)]
+    reading = read_cards(make_scene(layout, width=160))
+    assert names(reading) == sorted(row)
+
+
+def test_to_json_format(make_scene):
+    reading = read_cards(make_scene([("5H", 640, 360, 10)], width=200))
+    out = reading.to_json("t.png", 1280, 720)
+    assert out["image"] == "t.png" and (out["width"], out["height"]) == (1280, 720)
+    assert out["ms"] > 0 and out["unreadable"] == []
+    (card,) = out["cards"]
+    assert card["card"] == "5H" and len(card["center"]) == 2
+    assert card["quad"] is None or (len(card["quad"]) == 4 and all(len(p) == 2 for p in card["quad"]))

@@ -303,6 +303,8 @@ class GameStore:
         return Settings.from_json(json.loads(row[0]))
 
     def _load(self, game_id: int) -> Game:
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**63:
+            raise RuleError(f"there is no game {game_id!r} in {self.path}", rule="game")
         count = self._db.execute(
             "SELECT count(*) FROM events WHERE game_id = ?", (game_id,)
         ).fetchone()[0]

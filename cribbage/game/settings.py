@@ -114,11 +114,11 @@ class Settings:
         on by default in five-card), ``overclaim`` (``refuse``, or ``peg`` with muggins off),
         ``colours`` (one per side).
         """
-        data = dict(data or {})
-        if not isinstance(data, dict):
+        if data is not None and not isinstance(data, dict):
             raise RuleError("settings are a JSON object", rule="settings")
+        data = dict(data or {})
         name = data.get("variant") or "six-card"
-        if name not in VARIANTS:
+        if not isinstance(name, str) or name not in VARIANTS:
             raise RuleError(
                 f"no variant {name!r}; choose {', '.join(VARIANTS)}", rule="settings"
             )
@@ -143,10 +143,10 @@ class Settings:
             )
         muggins = _flag(data, "muggins", False)
         counting = data.get("counting") or ("claim" if muggins else "auto")
-        if counting not in COUNTING:
+        if not isinstance(counting, str) or counting not in COUNTING:
             raise RuleError(f"counting is auto or claim, not {counting!r}", rule="settings")
         overclaim = data.get("overclaim") or "refuse"
-        if overclaim not in OVERCLAIM:
+        if not isinstance(overclaim, str) or overclaim not in OVERCLAIM:
             raise RuleError(f"overclaim is refuse or peg, not {overclaim!r}", rule="settings")
         if overclaim == "peg" and muggins:
             raise RuleError(

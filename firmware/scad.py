@@ -1,24 +1,24 @@
 """The printable peg board as OpenSCAD, generated from :class:`~firmware.layout.BoardLayout`.
 
-Every feature is a 2-D shape extruded into one of five layers (a ``linear_extrude`` of a 2-D
-difference), so OpenSCAD's fast polygon clipper does the hole cutting and CGAL only stacks
-five slabs: a 366-hole board renders in seconds, not the minutes that 366 3-D ``difference``
-cylinders take.
+The deck is two slabs, each a ``linear_extrude`` of a 2-D difference, so OpenSCAD's fast
+polygon clipper cuts the holes and CGAL only joins two slabs. Only the top slab carries the 366
+light-pipe holes: the whole 3-track deck renders to STL in about 40 s at ``$fn = 24`` (five
+slabs with the holes in four took more than 14 minutes; 3-D ``difference`` cylinders longer).
 
 The deck, seen from the top (OpenSCAD's y points up: ``y_scad = height - y_layout``), z up from
 its underside (``DeckSpec.thickness`` = 9 mm):
 
 ========  ===========  ====================================================================
-layer     z (mm)       cut out
+slab      z (mm)       cut out
 ========  ===========  ====================================================================
-1         0 .. 3       strip channel under every row, wire trenches joining the rows at both
-                       ends, Pico cavity, cable slots with zig-zag strain relief, button
+bottom    0 .. 5.5     strip channel under every row (the strip is held against its ceiling
+                       by foam tape on the lid), wire trenches joining the rows at both ends,
+                       Pico cavity, cable slots with zig-zag strain relief, button
                        counterbores, screw pilots, bow-tie key pockets across the seams
-2         3 .. 4       an LED window (5.4 mm) over every LED; cavity, slots, counterbores
-3         4 .. 6       the light-pipe holes; Pico cavity (6 mm deep), counterbores, pilots
-4         6 .. 8.4     the light-pipe holes, button holes (3 mm panel left for the nut)
-5         8.4 .. 9     the holes, buttons, and the skunk lines engraved 0.6 mm
+top       5.5 .. 9     a light-pipe hole over every LED, the button holes (a 3.5 mm panel)
 ========  ===========  ====================================================================
+
+The skunk lines are shown by the LEDs (a faint mark in the hole after each line), not engraved.
 
 The board is wider than a 220 mm bed, so the deck is cut into tiles along straight seams
 between holes (between columns 15 and 16, and in a gap between groups of rows when the board
@@ -58,24 +58,18 @@ class DeckSpec:
     """Thicknesses and part sizes in millimetres."""
 
     thickness: float = 9.0
-    channel_depth: float = 3.0  # strip (0.3 mm PCB + 1.6 mm 5050 LED) and its tape, with room
+    bottom: float = 5.5  # the bottom slab: channels (strip 1.9 mm + foam tape), cavity, pilots
     channel_clearance: float = 0.8  # channel width = strip width + this
-    window_height: float = 1.0
-    window_diameter: float = 5.4  # over the 5.0 mm LED body
-    split_z: tuple[float, ...] = (3.0, 4.0, 6.0, 8.4)
-    engrave: float = 0.6
     trench_width: float = 3.5  # jumper wires between rows at the row ends
-    pico: tuple[float, float, float] = (53.0, 23.0, 6.0)  # cavity for a 51 x 21 mm Pico
-    slot: tuple[float, float] = (12.0, 7.0)  # cable slot width, depth from the underside
+    pico: tuple[float, float] = (53.0, 23.0)  # cavity for a 51 x 21 mm Pico, ``bottom`` deep
+    slot: float = 12.0  # cable slot width (through the bottom slab; the lid is open under the plug)
     button_hole: float = 12.2  # 12 mm panel-mount momentary push buttons
-    button_counterbore: float = 16.0  # room for the nut, leaving a 3 mm panel
+    button_counterbore: float = 16.0  # room for the nut, leaving a 3.5 mm panel
     button_pitch: float = 20.0
-    pilot: float = 2.5  # M3 self-tapping screw pilot, 6 mm deep
-    pilot_depth: float = 6.0
+    pilot: float = 2.5  # M3 (ST2.9) self-tapping screw pilot through the bottom slab
     lid_thickness: float = 2.5
     lid_hole: float = 3.4
     key: tuple[float, float, float] = (9.0, 6.0, 3.5)  # bow-tie length (fits a row gap), ends, waist
-    key_depth: float = 2.5
     fn: int = 24
 
 
@@ -218,7 +212,7 @@ class BoardModel:
         out.append((px - s.pico[0] / 2, py - s.pico[1] / 2, px + s.pico[0] / 2, py + s.pico[1] / 2))
         for _, x in self.slots():
             out.append((x - 15, 0, x + 15, 17))
-            out.append((x - s.slot[0] / 2, 0, x + s.slot[0] / 2, py))
+            out.append((x - s.slot / 2, 0, x + s.slot / 2, py))
         xs = [x for _, x in self.slots()]
         out.append((min(xs), py - 4, max(xs), py + 4))
         r = s.button_counterbore / 2
@@ -296,11 +290,6 @@ class BoardModel:
         if part not in self.parts():
             raise ValueError(f"unknown part {part!r}: use one of {', '.join(self.parts())}")
         s, lay, g = self.spec, self.layout, self.layout.geometry
-        z = (0.0, *s.split_z, s.thickness)
-        skunk = []
-        for line in lay.skunk_lines:
-            for x1, y1, x2, y2 in line.segments:
-                skunk.append((x1, self.y(y1), x2, self.y(y2)))
         head = [
             "// The LED cribbage peg board, generated by firmware/scad.py from firmware/layout.py.",
             "// Do not edit: run `crib board scad --out hardware/board.scad` after changing the layout.",
@@ -312,17 +301,16 @@ class BoardModel:
             f'part = "{part}";',
             f"fn = {fn or s.fn};",
             f"W = {_fmt(self.width)}; H = {_fmt(self.height)}; R = {_fmt(g.corner_radius)};",
-            f"Z = {_pts([z])[1:-1]};  // layer boundaries",
-            f"HOLE = {_fmt(g.hole_diameter)}; WINDOW = {_fmt(s.window_diameter)};",
+            f"T = {_fmt(s.thickness)}; BOTTOM = {_fmt(s.bottom)};  // deck, bottom slab",
+            f"HOLE = {_fmt(g.hole_diameter)};",
             f"CHANNEL = {_fmt(2 * self._channel_half())}; TRENCH = {_fmt(s.trench_width)};",
-            f"PICO = {_pts([s.pico])[1:-1]}; SLOT = {_pts([s.slot])[1:-1]};",
+            f"PICO = {_pts([s.pico])[1:-1]}; SLOT = {_fmt(s.slot)};",
             f"BUTTON = {_fmt(s.button_hole)}; COUNTERBORE = {_fmt(s.button_counterbore)};",
-            f"PILOT = {_fmt(s.pilot)}; PILOT_DEPTH = {_fmt(s.pilot_depth)};",
+            f"PILOT = {_fmt(s.pilot)};",
             f"LID = {_fmt(s.lid_thickness)}; LID_HOLE = {_fmt(s.lid_hole)};",
-            f"KEY = {_pts([s.key])[1:-1]}; KEY_DEPTH = {_fmt(s.key_depth)}; ENGRAVE = {_fmt(s.engrave)};",
+            f"KEY = {_pts([s.key])[1:-1]};",
             f"holes = {_pts(self.holes())};  // x, y of the hole over LED i",
             f"rows = {_pts(self.rows())};  // strip channel: x from, x to, y",
-            f"skunk = {_pts(skunk)};",
             f"screws = {_pts(self.screws())};",
             f"keys = {_pts(self.keys())};",
             f"pico = {_pts([self.pico()])[1:-1]};",
@@ -363,7 +351,7 @@ module channels2d() {
 module cavity2d() { translate(pico - [PICO[0], PICO[1]] / 2) square([PICO[0], PICO[1]]); }
 module slots2d() {  // a slot from the edge, widened around two posts the cable weaves past
     for (s = slots) {
-        translate([s[0] - SLOT[0] / 2, -1]) square([SLOT[0], pico[1] + 1]);
+        translate([s[0] - SLOT / 2, -1]) square([SLOT, pico[1] + 1]);
         difference() {
             translate([s[0] - 15, 3]) square([30, 14]);
             translate([s[0] - 6, 8]) circle(d = 5);
@@ -372,47 +360,39 @@ module slots2d() {  // a slot from the edge, widened around two posts the cable 
     }
     translate([slots[0][0], pico[1] - 4]) square([slots[1][0] - slots[0][0], 8]);
 }
-module skunk2d() {
-    for (s = skunk) hull() {
-        translate([s[0], s[1]]) circle(d = 0.8);
-        translate([s[2], s[3]]) circle(d = 0.8);
-    }
-}
-// the cut-outs of layer i (1 = underside)
+// the cut-outs of the bottom (1) and top (2) slab
 module cuts2d(i) {
-    if (i == 1) { channels2d(); circles(screws, PILOT); for (k = keys) bowtie(k); }
-    if (i == 2) { circles(holes, WINDOW); circles(screws, PILOT); }
-    if (i >= 3) circles(holes, HOLE);
-    if (i == 3) circles(screws, PILOT);
-    if (i <= 3) { cavity2d(); slots2d(); circles(buttons, COUNTERBORE); }
-    if (i >= 4) circles(buttons, BUTTON);
-    if (i == 5) skunk2d();
+    if (i == 1) {
+        channels2d(); cavity2d(); slots2d(); circles(buttons, COUNTERBORE); circles(screws, PILOT);
+        for (k = keys) bowtie(k);
+    }
+    if (i == 2) { circles(holes, HOLE); circles(buttons, BUTTON); }
 }
 module deck_layer(i, t) {  // t: x0, y0, x1, y1 (a tile) or [] for the whole deck
-    z0 = (i == 5) ? Z[5] - ENGRAVE : Z[i - 1];
-    z1 = (i == 4) ? Z[5] - ENGRAVE : Z[i];
-    translate([0, 0, z0]) linear_extrude(height = z1 - z0) difference() {
+    z0 = i == 1 ? 0 : BOTTOM;
+    translate([0, 0, z0]) linear_extrude(height = i == 1 ? BOTTOM : T - BOTTOM) difference() {
         tile2d(t);
         cuts2d(i);
     }
 }
-module deck(t = []) { union() for (i = [1:5]) deck_layer(i, t); }
+module deck(t = []) { union() { deck_layer(1, t); deck_layer(2, t); } }
 module lid(t = []) {
     linear_extrude(height = LID) difference() {
         tile2d(t);
         circles(screws, LID_HOLE);
-        for (s = slots) translate([s[0] - SLOT[0] / 2, -1]) square([SLOT[0], 5]);
+        // open under the cable slots and the Pico's USB plug (its moulding is 7.5 mm thick)
+        for (s = slots) translate([s[0] - SLOT / 2, -1]) square([SLOT, pico[1] - PICO[1] / 2 + 1]);
     }
 }
-module key() {  // print 2 % smaller than the pocket: scale(0.98)
-    linear_extrude(height = KEY_DEPTH * 2 - 0.4) scale(0.97) bowtie([0, 0, 0]);
+module key() {  // 3 % smaller than its pocket for the glue, 0.3 mm below the underside
+    linear_extrude(height = BOTTOM - 0.3) scale(0.97) bowtie([0, 0, 0]);
 }
 """ + MastSpec.SCAD_MODULES + r"""
 module tile_part(tiles, n, is_lid) {
     t = tiles[n - 1];
     // printed top face down: flip, then put the tile's corner at the origin
     if (is_lid) translate([-t[0], -t[1], 0]) lid(t);
-    else translate([-t[0], t[3], Z[5]]) rotate([180, 0, 0]) deck(t);
+    else translate([-t[0], t[3], T]) rotate([180, 0, 0]) deck(t);
 }
 function num(s, k) = ord(s[k]) - 48;
 function tail(s, k) = len(s) == k + 1 ? num(s, k) : num(s, k) * 10 + num(s, k + 1);

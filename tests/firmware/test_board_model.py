@@ -148,7 +148,7 @@ def test_stl_is_closed_and_has_a_hole_over_every_led(tmp_path: Path) -> None:
     assert closed_mesh(tris)
     # the section through the top layers: the outline, the button holes and one small
     # polygon for every light-pipe hole, at the layout's position
-    z = (model.spec.split_z[2] + model.spec.split_z[3]) / 2  # layer 4: holes and buttons
+    z = (model.spec.bottom + model.spec.thickness) / 2  # the top slab: holes and buttons
     want = hole_area(SMALL.geometry.hole_diameter, FN)
     holes = [c for a, c in map(area_and_centre, section_loops(tris, z))
              if abs(a - want) < 0.05 * want]

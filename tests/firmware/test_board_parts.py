@@ -29,7 +29,7 @@ def test_screws_miss_every_cut_out_and_hole(tracks: int, laps: int) -> None:
         assert r + 2 < x < model.width - r - 2 and r + 2 < y < model.height - r - 2
         assert not any(_inside(x, y, box, r) for box in model.keep_out())
         for hx, hy in model.holes():
-            assert math.dist((x, y), (hx, hy)) > r + model.spec.window_diameter / 2
+            assert math.dist((x, y), (hx, hy)) > r + model.layout.geometry.hole_diameter / 2 + 1
         for t in model.deck_tiles() + model.lid_tiles():
             for edge in (t.x0, t.x1):
                 assert edge in (0, model.width) or abs(x - edge) >= 12

@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 log = logging.getLogger("companion")
 
@@ -394,13 +394,6 @@ class Companion:
 
     # --- the board's buttons ---------------------------------------------------------------
 
-    BUTTON_EVENTS: ClassVar[dict[str, dict[str, Any]]] = {
-        "undo": {"type": "undo"},
-        **{f"go:{seat}": {"type": "go", "seat": seat} for seat in "ABC"},
-    }
-    """Button presses that become events in the newest game (``next``/``confirm`` are kept
-    for the camera's "is this right?" step and only logged here)."""
-
     def attach_buttons(self, buttons: Any) -> None:
         """Turn presses of ``buttons`` (:class:`firmware.buttons.BoardButtons`) into events.
 
@@ -425,10 +418,15 @@ class Companion:
     def press(self, name: str) -> dict[str, Any] | None:
         """Apply the event a button ``name`` stands for; the new state, or None if nothing."""
         from cribbage.errors import CribbageError
+        from firmware.button_events import game_event
 
-        event = self.BUTTON_EVENTS.get(name)
+        try:
+            event = game_event(name)
+        except ValueError:
+            event = None
         game = self.store.latest_game()
-        if event is None or game is None:
+        # next/confirm are kept for the camera's "is this right?" step: only logged for now.
+        if event is None or event["type"] not in ("undo", "go") or game is None:
             log.info("button %s: nothing to do", name)
             return None
         try:

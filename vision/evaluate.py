@@ -97,6 +97,8 @@ def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str
     confusions: Counter[tuple[str, str]] = Counter()
     misses: list[dict[str, Any]] = []
     webcam_with_cards: list[dict[str, Any]] = []
+    empty_with_unreadable = 0
+    unreadable_marks = 0
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     for k, (name, rec) in enumerate(sorted(labels.items())):
@@ -117,6 +119,9 @@ def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str
         kinds[kind].add(tp, fp, fn, ms)
         kinds_g[kind].add(tp, fp, fn, ms, 1 / groups[group])
         per_group[group].add(tp, fp, fn, ms)
+        unreadable_marks += len(reading.unreadable)
+        if not truth and reading.unreadable:
+            empty_with_unreadable += 1
         if kind.startswith("webcam") and read:
             webcam_with_cards.append({"image": name, "truth": truth, "read": read})
         if fp or fn:
@@ -153,6 +158,8 @@ def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str
         "confusions": [{"true": a, "read": b, "n": n} for (a, b), n in confusions.most_common()],
         "webcam_frames_with_cards_read": len(webcam_with_cards),
         "empty_frames_with_cards": sum(1 for w in webcam_with_cards if not w["truth"]),
+        "empty_images_with_unreadable": empty_with_unreadable,
+        "unreadable_marks": unreadable_marks,
         "ms_per_image_mean": round(float(np.mean(all_ms)), 1) if all_ms else None,
         "misses": misses,
     }

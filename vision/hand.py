@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def apart(centers: Sequence[tuple[float, float]], factor: float = 2.0) -> int | None:
+def apart(centers: Sequence[tuple[float, float]], factor: float = 1.5) -> int | None:
     """Index of the one card clearly apart from the others, or None when no card clearly is.
 
     A card is apart when its distance to the nearest other card is at least ``factor`` times

@@ -168,7 +168,9 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"  {kind:<22} groups {v['images']:>6}  precision {v['precision']}  recall {v['recall']}  "
               f"exact {v['exact_images']}")
     print(f"empty webcam frames with a card read: {report['empty_frames_with_cards']}; "
-          f"webcam frames with any card read: {report['webcam_frames_with_cards_read']}")
+          f"webcam frames with any card read: {report['webcam_frames_with_cards_read']}; "
+          f"unreadable marks: {report['unreadable_marks']} "
+          f"({report['empty_images_with_unreadable']} on images with no card)")
     conf = ", ".join(f"{c['true']}→{c['read']}×{c['n']}" for c in report["confusions"][:15])
     print(f"confusions: {conf or 'none'}")
     print(f"time per image: {report['ms_per_image_mean']} ms; images with a miss: {len(report['misses'])}")

@@ -168,11 +168,13 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
     quads = find_quads(img) if kept else []
     kept = _one_scale_per_card(kept, quads)
     reading = Reading(width=w, height=h)
-    by_card: dict[str, list[_Scored]] = {}
+    # both indices of one card agreeing is more evidence than either: combine them before the
+    # threshold (a deck has no duplicates, so one name is one card)
+    groups: dict[str, list[_Scored]] = {}
     for s in kept:
-        if s.conf < THRESHOLD:
-            continue
-        by_card.setdefault(s.card, []).append(s)
+        groups.setdefault(s.card, []).append(s)
+    combined = {name: 1 - float(np.prod([1 - s.conf for s in g])) for name, g in groups.items()}
+    by_card = {name: g for name, g in groups.items() if combined[name] >= THRESHOLD}
     for name, group in by_card.items():
         best = max(group, key=lambda s: s.conf)
         # a card's outline holds its own indices and no other card's
@@ -185,15 +187,16 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
             cx = float(np.mean([s.cand.center[0] for s in group]))
             cy = float(np.mean([s.cand.center[1] for s in group]))
             qj = None
-        conf = 1 - float(np.prod([1 - s.conf for s in group]))
-        reading.cards.append(CardRead(name, min(conf, 0.999), (float(cx) / scale, float(cy) / scale), qj))
-    for s in kept:
-        if s.conf >= THRESHOLD:
+        reading.cards.append(
+            CardRead(name, min(combined[name], 0.999), (float(cx) / scale, float(cy) / scale), qj))
+    for name, group in groups.items():
+        if name in by_card:
             continue
-        near = any(np.hypot(s.cand.center[0] - g.cand.center[0], s.cand.center[1] - g.cand.center[1])
-                   < 3 * s.cand.size for grp in by_card.values() for g in grp)
-        if not near:
-            reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
+        for s in group:
+            near = any(np.hypot(s.cand.center[0] - g.cand.center[0], s.cand.center[1] - g.cand.center[1])
+                       < 3 * s.cand.size for grp in by_card.values() for g in grp)
+            if not near:
+                reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
     reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
     reading.ms = (time.perf_counter() - t0) * 1000
     return reading

@@ -32,6 +32,7 @@ class Scene:
 
     image: np.ndarray
     cards: list[Placed] = field(default_factory=list)
+    layout: str = "loose"
 
 
 def table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -113,6 +114,7 @@ def random_scene(
     chosen = list(rng.choice(names, size=n, replace=False))
     width = float(rng.uniform(60, min(260, w / 3)))
     layout = rng.integers(3)
+    scene.layout = ("loose", "row", "fan")[int(layout)]
     base_angle = float(rng.uniform(0, 360))
     ch_ratio = 1.45
     if layout == 0:  # loose

@@ -11,8 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
+
+
+def dot_1thread(a: np.ndarray, b: np.ndarray, chunk: int = 16) -> np.ndarray:
+    """``a @ b`` for small float32 matrices without BLAS threads (chunked broadcasting).
+
+    >>> a = np.arange(6, dtype=np.float32).reshape(2, 3); b = np.ones((3, 2), np.float32)
+    >>> dot_1thread(a, b).tolist()
+    [[3.0, 3.0], [12.0, 12.0]]
+    """
+    out = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for k in range(0, a.shape[1], chunk):
+        out += (a[:, k : k + chunk, None] * b[None, k : k + chunk, :]).sum(axis=1)
+    return out
 
 
 @dataclass
@@ -39,12 +51,12 @@ class Mlp:
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities, one row per input row.
 
-        Uses OpenCV's ``gemm`` (which keeps to ``cv2.setNumThreads``) rather than numpy's BLAS,
-        whose thread pool would spin on every core for these small products.
+        The products avoid BLAS (numpy's and OpenCV's OpenBLAS start a thread pool that spins
+        on every core): the reader keeps to one thread.
         """
         x = np.ascontiguousarray(x, np.float32)
-        h = np.maximum(cv2.gemm(x, self.w1, 1.0, None, 0.0) + self.b1, 0)
-        z = cv2.gemm(h, self.w2, 1.0, None, 0.0) + self.b2
+        h = np.maximum(dot_1thread(x, self.w1) + self.b1, 0)
+        z = dot_1thread(h, self.w2) + self.b2
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)

@@ -128,7 +128,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]
     area = stats[1:, 4].astype(np.float32)
     size = np.maximum(w, h)
     fill = area / (w * h)
-    ok = (size >= 7) & (size <= 140) & (area >= 12) & (fill > 0.12) & (fill < 0.97)
+    ok = (size >= 4) & (size <= 140) & (area >= 6) & (fill > 0.12) & (fill < 0.97)
     ok &= (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))) < 7
     idx = np.nonzero(ok)[0]
     if len(idx) == 0:
@@ -157,6 +157,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]
     dist = np.hypot(d[..., 0], d[..., 1])
     ratio = s[None, :] / s[:, None]
     pair = (dist > 0.65 * s[:, None]) & (dist < 1.6 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
+    pair &= (s >= 6)[:, None]  # a rank glyph is at least 6 px; its pip may be smaller
     ii, jj = np.nonzero(pair)
     pip_cache: dict[tuple[int, int], tuple[np.ndarray, float] | None] = {}
     red_cache: dict[int, float] = {}

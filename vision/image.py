@@ -57,6 +57,8 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
 
         with Image.open(io.BytesIO(data)) as im:
             return int(im.width), int(im.height)
+    except Image.DecompressionBombError:
+        return MAX_PIXELS + 1, 1  # Pillow refuses even to open it: far over the limit
     except Exception:
         return None
 

@@ -61,3 +61,17 @@ def test_oversized(monkeypatch):
     _ok, buf = cv2.imencode(".png", np.zeros((20, 20, 3), np.uint8))
     with pytest.raises(ImageError, match="too large"):
         load_image(buf.tobytes())
+
+
+def test_a_png_claiming_huge_dimensions_is_refused_before_decoding():
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 50_000, 50_000, 8, 2, 0, 0, 0)
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 10)) + chunk(
+        b"IEND", b"")
+    with pytest.raises(ImageError, match="too large"):
+        load_image(data)

@@ -79,6 +79,31 @@ def place(
     return hmat
 
 
+TEXT_CHARS = "AKQJ1023456789 10 ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz:.-"
+
+
+def printed_matter(img: np.ndarray, rng: np.random.Generator) -> None:
+    """A phone screen, score pad or note: a light panel with lines of text and a few dots, drawn
+    in place. Nothing on it is a card index (a reader must learn letters are not pips)."""
+    h, w = img.shape[:2]
+    pw, ph = int(rng.uniform(120, 300)), int(rng.uniform(160, 420))
+    x0, y0 = int(rng.uniform(0, max(1, w - pw))), int(rng.uniform(0, max(1, h - ph)))
+    if rng.random() < 0.5:  # a phone: dark body round a light screen
+        cv2.rectangle(img, (x0 - 12, y0 - 25), (x0 + pw + 12, y0 + ph + 25), (25, 25, 25), -1)
+    cv2.rectangle(img, (x0, y0), (x0 + pw, y0 + ph), tuple(float(v) for v in rng.uniform(215, 250, 3)), -1)
+    scale = rng.uniform(0.4, 1.1)
+    font = int(rng.choice([0, 1, 2, 3, 4, 6]))
+    y = y0 + 30 * scale
+    while y < y0 + ph - 5:
+        text = "".join(rng.choice(list(TEXT_CHARS), size=int(rng.integers(2, 9))))
+        colour = (30, 30, 30) if rng.random() < 0.7 else tuple(float(v) for v in rng.uniform(0, 200, 3))
+        cv2.putText(img, text, (x0 + 5, int(y)), font, scale, colour, max(1, int(scale * 2.5)), cv2.LINE_AA)
+        if rng.random() < 0.3:
+            cv2.circle(img, (int(x0 + rng.uniform(10, pw - 10)), int(y + 10 * scale)), int(8 * scale),
+                       colour, -1)
+        y += rng.uniform(26, 45) * scale
+
+
 def finish(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Lighting gradient, a glare spot, a colour cast, blur, noise and JPEG."""
     h, w = img.shape[:2]
@@ -133,6 +158,8 @@ def random_scene(
                 c = c + np.array([-np.sin(a), np.cos(a)]) * abs(k - n / 2) * width * 0.05 * ch_ratio
             hm = place(img, deck[name], (float(c[0]), float(c[1])), width, ang, rng)
             scene.cards.append(Placed(name, hm, deck[name].shape[1::-1]))
+    if rng.random() < 0.35:
+        printed_matter(img, rng)
     if rng.random() < 0.3:
         c = (rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h)
         hm = place(img, deck["back"], c, width, float(rng.uniform(0, 360)), rng)

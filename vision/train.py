@@ -1,6 +1,6 @@
 """Train the corner-index classifiers on synthetic scenes rendered from the installed decks.
 
-    nice python -m vision.train --scenes 100 --epochs 40 --seed 2   # the committed model (~7 min)
+    nice python -m vision.train --scenes 100 --epochs 40 --seed 3   # the committed model (~7 min)
 
 prints progress per deck and per epoch. Reproducible (fixed seed). The model is two small MLPs
 (rank glyph: A-K or none; suit pip: C D H S or none) stored as numpy arrays in one ``.npz``.

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.drawn import drawn_deck  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
-from vision.synth import finish, place, table  # noqa: E402
+from vision.scenes import finish, place, table  # noqa: E402
 
 DEV = ROOT.parent / "shared" / "datasets" / "cards-real-dev"
 

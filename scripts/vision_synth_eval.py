@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.decks import available_decks, available_kde_decks, deck_cards, kde_deck_cards
 from vision.drawn import drawn_deck
 from vision.reader import read_cards
-from vision.synth import random_scene, top_card
+from vision.scenes import random_scene, top_card
 
 
 def visible(scene) -> set[str]:

@@ -23,7 +23,7 @@ from vision.decks import available_decks, available_kde_decks, deck_cards, kde_d
 from vision.drawn import FONTS, drawn_deck
 from vision.index import find_indices
 from vision.mlp import Mlp
-from vision.synth import random_scene, top_card
+from vision.scenes import random_scene, top_card
 
 RANKS = [*list("A23456789TJQK"), "none"]
 SUITS = [*list("CDHS"), "none"]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.drawn import drawn_deck
-from vision.synth import place, table
+from vision.scenes import place, table
 
 
 def mild(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

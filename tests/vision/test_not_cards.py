@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.reader import read_cards
-from vision.synth import table
+from vision.scenes import table
 
 
 def phone_on_table(seed: int) -> np.ndarray:

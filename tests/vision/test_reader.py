@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.reader import Reading, read_cards
-from vision.synth import finish, table
+from vision.scenes import finish, table
 
 
 def names(reading: Reading) -> list[str]:

@@ -1,0 +1,136 @@
+"""Procedural table surfaces: wood (light and dark), felt, cloth, play mat, laminate, gradients.
+
+>>> rng = np.random.default_rng(0)
+>>> img, name = table(rng, (64, 48))
+>>> img.shape, img.dtype, name in KINDS
+((48, 64, 3), dtype('float32'), True)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+KINDS = ("wood_light", "wood_dark", "felt", "cloth", "playmat", "laminate", "gradient")
+
+
+def _lowfreq(rng: np.random.Generator, w: int, h: int, cells: int) -> F32:
+    small = rng.standard_normal((max(2, cells * h // max(w, 1) + 1), cells + 1)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _colour(rng: np.random.Generator, base: tuple[int, int, int], spread: float) -> npt.NDArray[np.float32]:
+    c = np.array(base, np.float32) / 255.0
+    return np.clip(c * rng.uniform(1 - spread, 1 + spread, 3).astype(np.float32), 0, 1)
+
+
+def wood(rng: np.random.Generator, w: int, h: int, dark: bool) -> F32:
+    """Planks with rings and grain along a random direction."""
+    ang = rng.uniform(0, np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    v = xx * np.cos(ang) + yy * np.sin(ang)  # across the grain
+    u = -xx * np.sin(ang) + yy * np.cos(ang)  # along the grain
+    warp = _lowfreq(rng, w, h, 6) * rng.uniform(8, 30)
+    freq = rng.uniform(0.03, 0.12)
+    rings = 0.5 + 0.5 * np.sin((v + warp) * freq + 0.3 * np.sin(u * 0.004))
+    grain = cv2.resize(rng.standard_normal((h, max(2, w // 40))).astype(np.float32), (w, h))
+    grain = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8) * 0.3 + grain * 0.0
+    plank_w = rng.uniform(0.15, 0.6) * max(w, h)
+    plank = np.floor((v + 10000) / plank_w)
+    plank_tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0
+    seam = (np.abs((v + 10000) % plank_w) < 1.5).astype(np.float32)
+    base = (95, 150, 200) if not dark else (35, 55, 85)
+    c = _colour(rng, base, 0.2)
+    shade = 0.8 + 0.2 * rings + 0.05 * grain + 0.08 * (plank_tone - 0.5) - 0.25 * seam
+    return np.clip(shade[..., None] * c[None, None, :], 0, 1).astype(np.float32)
+
+
+def felt(rng: np.random.Generator, w: int, h: int) -> F32:
+    """Fine fibrous noise on a saturated base colour."""
+    bases = [(40, 110, 30), (110, 60, 20), (30, 30, 120), (60, 60, 60), (40, 40, 90), (90, 90, 40)]
+    c = _colour(rng, bases[rng.integers(len(bases))], 0.25)
+    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.7)
+    blot = _lowfreq(rng, w, h, 5)
+    shade = 1.0 + 0.06 * fine + 0.05 * blot
+    return np.clip(shade[..., None] * c[None, None, :], 0, 1).astype(np.float32)
+
+
+def cloth(rng: np.random.Generator, w: int, h: int) -> F32:
+    """Woven cloth: plain, striped or gingham, with a visible weave."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(-0.3, 0.3)
+    x = xx * np.cos(ang) - yy * np.sin(ang)
+    y = xx * np.sin(ang) + yy * np.cos(ang)
+    p = rng.uniform(2.0, 4.0)
+    weave = 0.5 + 0.25 * (np.sin(x * np.pi / p) * np.sin(y * np.pi / p))
+    c1 = rng.uniform(0.2, 0.95, 3).astype(np.float32)
+    c2 = rng.uniform(0.1, 0.95, 3).astype(np.float32)
+    mode = rng.integers(3)
+    size = rng.uniform(15, 80)
+    if mode == 0:
+        m = np.zeros((h, w), np.float32)
+    elif mode == 1:
+        m = ((x // size) % 2).astype(np.float32)
+    else:
+        m = (((x // size) % 2) * 0.5 + ((y // size) % 2) * 0.5).astype(np.float32)
+    col = c1[None, None, :] * (1 - m[..., None]) + c2[None, None, :] * m[..., None]
+    shade = 0.85 + 0.3 * weave + 0.05 * _lowfreq(rng, w, h, 4)
+    return np.clip(col * shade[..., None], 0, 1).astype(np.float32)
+
+
+def playmat(rng: np.random.Generator, w: int, h: int) -> F32:
+    """Dark neoprene mat with a printed design: soft shapes, zone outlines and lettering."""
+    c = rng.uniform(0.05, 0.35, 3).astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = c
+    ink = np.clip(c + rng.uniform(0.15, 0.5, 3), 0, 1).astype(np.float32)
+    for _ in range(rng.integers(1, 5)):
+        centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        r = int(rng.uniform(0.1, 0.5) * max(w, h))
+        tone = tuple(float(v) for v in ink * rng.uniform(0.5, 1.0))
+        cv2.circle(img, centre, r, tone, int(rng.integers(2, 30)))
+    for _ in range(rng.integers(0, 4)):  # card-zone outlines, like printed mats
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        zw = int(rng.uniform(0.06, 0.2) * w)
+        cv2.rectangle(img, (x, y), (x + zw, y + int(zw * 1.4)), tuple(float(v) for v in ink), 2, cv2.LINE_AA)
+    for _ in range(rng.integers(0, 3)):
+        txt = "".join(rng.choice(list("CRIBAGEMTSN0123456789 "), int(rng.integers(3, 10))))
+        cv2.putText(img, txt, (int(rng.integers(0, w)), int(rng.integers(0, h))), cv2.FONT_HERSHEY_TRIPLEX,
+                    float(rng.uniform(0.8, 3.0)), tuple(float(v) for v in ink), 2, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.2)
+    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.0)
+    return np.clip(img * (1 + 0.05 * fine[..., None]), 0, 1).astype(np.float32)
+
+
+def laminate(rng: np.random.Generator, w: int, h: int) -> F32:
+    """A plain light or mid-tone surface with speckle (kitchen table, stone, paper)."""
+    c = rng.uniform(0.45, 0.9) * rng.uniform(0.9, 1.05, 3).astype(np.float32)
+    speck = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), rng.uniform(0.5, 2.0))
+    shade = 1 + 0.04 * speck + 0.04 * _lowfreq(rng, w, h, 3)
+    return np.clip(shade[..., None] * c[None, None, :], 0, 1).astype(np.float32)
+
+
+def gradient(rng: np.random.Generator, w: int, h: int) -> F32:
+    """A smooth two-colour gradient with a little noise."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, 2 * np.pi)
+    t = (xx * np.cos(ang) + yy * np.sin(ang)) / max(w, h)
+    t = (t - t.min()) / max(1e-6, float(t.max() - t.min()))
+    c1 = rng.uniform(0, 1, 3).astype(np.float32)
+    c2 = rng.uniform(0, 1, 3).astype(np.float32)
+    img = c1 * (1 - t[..., None]) + c2 * t[..., None]
+    return np.clip(img + 0.01 * rng.standard_normal((h, w, 1)).astype(np.float32), 0, 1).astype(np.float32)
+
+
+def table(rng: np.random.Generator, size: tuple[int, int], kind: str | None = None) -> tuple[F32, str]:
+    """A table surface of ``size`` (w, h) as float32 BGR in 0..1, and its kind."""
+    w, h = size
+    kind = kind or str(rng.choice(KINDS, p=[0.22, 0.18, 0.15, 0.13, 0.12, 0.12, 0.08]))
+    if kind == "wood_light":
+        return wood(rng, w, h, dark=False), kind
+    if kind == "wood_dark":
+        return wood(rng, w, h, dark=True), kind
+    maker = {"felt": felt, "cloth": cloth, "playmat": playmat, "laminate": laminate, "gradient": gradient}
+    return maker[kind](rng, w, h), kind

@@ -115,7 +115,7 @@ CATALOGUE: list[DeckInfo] = [
     _kde("future", "future.svgz", False, "not a playing-card design (sci-fi tiles)"),
     _kde("gm-paris", "paris.svgz", False, "same artwork as ar-paris"),
     _kde("jolly-royal", "jolly-royal.svgz", True, STD),
-    _kde("konqi-modern", "konqi.svgz", True, STD),
+    _kde("konqi-modern", "konqi.svgz", False, "rsvg-convert cannot size this file"),
     _kde("nicu-ornamental", "ornamental.svgz", False, "same artwork as ar-ornamental"),
     _kde("nicu-white", "white.svgz", True, STD + ", white variant of ornamental", split="val"),
     _kde("oxygen", "oxygen.svgz", True, STD),
@@ -169,10 +169,30 @@ class Deck:
         return None if b is None else _resize(b, width)
 
     def indices(self, card: str) -> list[Box]:
-        """Corner-index boxes of ``card`` as face fractions (TL first, then BR)."""
+        """Corner-index boxes of ``card`` as face fractions (TL first, then BR).
+
+        Measured on the card's own face; where that fails (a court picture touching the index),
+        the deck's typical box, measured on the cards where it succeeds, is used instead."""
         if card not in self._index_cache:
-            self._index_cache[card] = measure_indices(self.master(card))
+            boxes = measure_indices(self.master(card))
+            if len(boxes) < 2:
+                boxes = self._typical()
+            self._index_cache[card] = boxes
         return self._index_cache[card]
+
+    def _typical(self) -> list[Box]:
+        if "_typical" not in self._index_cache:
+            found = []
+            for c in ("AS", "2H", "3C", "4D", "5S", "6H", "7C", "8D", "9S", "TH", "AD", "5C"):
+                b = measure_indices(self.master(c))
+                if len(b) == 2:
+                    found.append(b)
+            if found:
+                arr = np.median(np.array(found, np.float64), axis=0)
+                self._index_cache["_typical"] = [tuple(float(v) for v in row) for row in arr]
+            else:
+                self._index_cache["_typical"] = []
+        return self._index_cache["_typical"]
 
     @property
     def aspect(self) -> float:

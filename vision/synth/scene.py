@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.synth import svg
 from vision.synth.cards import ALL_CARDS
 from vision.synth.decks import Deck, load_decks, procedural_deck
 from vision.synth.photo import photo_effects
@@ -256,7 +257,13 @@ _DECKS: dict[str | None, list[Deck]] = {}
 def default_decks(split: str | None = "train") -> list[Deck]:
     """Artwork decks of ``split`` (loaded once), or procedural decks when no artwork is installed."""
     if split not in _DECKS:
-        decks = load_decks(split=split)
+        decks = []
+        for d in load_decks(split=split):
+            try:
+                if d.aspect > 1.2 and len(d.indices("AS")) == 2:
+                    decks.append(d)
+            except svg.SvgError:
+                continue
         if not decks:
             decks = [procedural_deck(s) for s in range(8)]
         _DECKS[split] = decks

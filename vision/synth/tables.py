@@ -97,8 +97,11 @@ def playmat(rng: np.random.Generator, w: int, h: int) -> F32:
         cv2.rectangle(img, (x, y), (x + zw, y + int(zw * 1.4)), tuple(float(v) for v in ink), 2, cv2.LINE_AA)
     for _ in range(rng.integers(0, 3)):
         txt = "".join(rng.choice(list("CRIBAGEMTSN0123456789 "), int(rng.integers(3, 10))))
-        cv2.putText(img, txt, (int(rng.integers(0, w)), int(rng.integers(0, h))), cv2.FONT_HERSHEY_TRIPLEX,
-                    float(rng.uniform(0.8, 3.0)), tuple(float(v) for v in ink), 2, cv2.LINE_AA)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.putText(mask, txt, (int(rng.integers(0, w)), int(rng.integers(0, h))), cv2.FONT_HERSHEY_TRIPLEX,
+                    float(rng.uniform(0.8, 3.0)), 255, 2, cv2.LINE_AA)
+        a = (mask.astype(np.float32) / 255.0)[..., None]
+        img = img * (1 - a) + ink[None, None, :] * a
     img = cv2.GaussianBlur(img, (0, 0), 1.2)
     fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.0)
     return np.clip(img * (1 + 0.05 * fine[..., None]), 0, 1).astype(np.float32)

@@ -29,7 +29,7 @@ from vision.synth.photo import photo_effects
 from vision.synth.tables import table
 
 LAYOUTS = ("single", "row", "fan", "hand", "crop", "empty")
-INDEX_VISIBLE = 0.85  # an index counts as visible when this much of its box is uncovered
+INDEX_VISIBLE = 0.95  # an index counts as visible when this much of its box is uncovered
 F32 = npt.NDArray[np.float32]
 
 
@@ -135,7 +135,8 @@ def _apply(hm: F32, pts: F32) -> F32:
 
 def _local_scale(hm: F32, x: float, y: float) -> float:
     p = _apply(hm, np.array([[x, y], [x + 1, y], [x, y + 1]], np.float32))
-    return float(np.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+    a, b = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
 
 # ----------------------------------------------------------------------------- compositing
@@ -347,6 +348,9 @@ def render_scene(
         tx, ty = table_pt(px, py)
         sc = _local_scale(hm, tx, ty)
         cw = tw / max(sc, 1e-3)
+        q = _apply(hm, _rect(tx, ty, cw, cw * aspect, ang))
+        got = float(max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3])))
+        cw *= tw / max(got, 1e-3)  # the local scale is anisotropic under perspective: correct once
         return _apply(hm, _rect(tx, ty, cw, cw * aspect, ang))
 
     def inside(q: F32, margin: float = 0.0) -> bool:

@@ -1,0 +1,62 @@
+"""The OpenCV-drawn deck and the corner-index measurement (no artwork package needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.synth.cards import ALL_CARDS, is_red
+from vision.synth.decks import procedural_deck
+from vision.synth.index_box import measure_indices
+from vision.synth.procedural import N_STYLES
+
+
+def _iou(a, b):
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area
+
+
+@pytest.mark.parametrize("style", range(N_STYLES))
+def test_every_face_renders_with_alpha_corners(style):
+    deck = procedural_deck(style)
+    for card in ALL_CARDS:
+        face = deck.render(card, 150)
+        assert face.shape[1] == 150 and face.shape[2] == 4
+        assert 1.3 < face.shape[0] / face.shape[1] < 1.5
+        assert face[0, 0, 3] < 60 and face[face.shape[0] // 2, 75, 3] == 255  # rounded corner
+
+
+@pytest.mark.parametrize("style", range(N_STYLES))
+def test_measured_index_matches_the_drawing(style):
+    """The measurement from ink (used for the artwork decks) finds the box we drew."""
+    deck = procedural_deck(style)
+    for card in ALL_CARDS:
+        drawn = deck.indices(card)
+        measured = measure_indices(deck.master(card))
+        assert len(measured) == 2, card
+        for d, m in zip(drawn, measured, strict=True):
+            assert _iou(d, m) > 0.8, (card, d, m)
+
+
+def test_index_box_holds_ink_of_the_suit_colour(ink_ok):
+    deck = procedural_deck(3)
+    for card in ALL_CARDS:
+        face = deck.render(card, 300)
+        h, w = face.shape[:2]
+        for x0, y0, x1, y1 in deck.indices(card):
+            patch = face[int(y0 * h) : int(np.ceil(y1 * h)), int(x0 * w) : int(np.ceil(x1 * w)), :3]
+            assert ink_ok(patch, is_red(card)), card
+            assert not ink_ok(patch, not is_red(card)), card
+
+
+def test_bad_card_code_is_refused():
+    with pytest.raises(ValueError):
+        procedural_deck().render("1X", 100)
+
+
+def test_back_exists():
+    back = procedural_deck().back(80)
+    assert back is not None and back.shape[1] == 80 and back.shape[2] == 4

@@ -12,7 +12,7 @@ The bottom-right index is measured the same way on the face turned half a turn.
 >>> _ = cv2.circle(face, (14, 34), 5, (0, 0, 0, 255), -1)
 >>> box = measure_corner_index(face)
 >>> [round(v, 2) for v in box]
-[0.06, 0.06, 0.2, 0.28]
+[0.09, 0.06, 0.2, 0.29]
 """
 
 from __future__ import annotations

@@ -114,8 +114,8 @@ def _camera(rng: np.random.Generator, w: int, h: int, oblique: float) -> F32:
     side = rng.uniform(-0.3, 0.3) * t
     src = np.array(
         [
-            [-t * w * (0.5 + side), -t * h * 0.3],
-            [w + t * w * (0.5 - side), -t * h * 0.3],
+            [-t * w * (0.3 + side), -t * h * 0.15],
+            [w + t * w * (0.3 - side), -t * h * 0.15],
             [w, h],
             [0, h],
         ],
@@ -276,9 +276,9 @@ def _place_group(rng: np.random.Generator, layout: str, k: int, cw: float, ch: f
     """Card centres and angles (in the table plane, around 0,0) for a group layout."""
     out = []
     if layout == "row":
-        step = cw * rng.uniform(idx_right + 0.04, min(0.6, idx_right + 0.3))
+        step = cw * rng.uniform(idx_right + 0.08, min(0.6, idx_right + 0.3))
         for i in range(k):
-            out.append((i * step, rng.uniform(-0.03, 0.03) * ch, rng.uniform(-0.06, 0.06)))
+            out.append((i * step, rng.uniform(-0.03, 0.03) * ch, rng.uniform(-0.04, 0.04)))
     elif layout == "fan":
         if rng.random() < 0.6:
             pivot = ch * rng.uniform(0.3, 1.0)
@@ -396,7 +396,7 @@ def render_scene(
             for gx, gy, ga in _place_group(rng, group_layout, k, cw, cw * aspect, idx_right):
                 x, y = tx + gx * c - gy * s, ty + gx * s + gy * c
                 group.append(_apply(hm, _rect(x, y, cw, cw * aspect, rot + ga)))
-            if all(inside(q, 0.02 * w) for q in group):
+            if all(inside(q) for q in group):
                 placements = [(cards[i], q) for i, q in enumerate(group)]
                 break
         if layout == "hand" and placements:

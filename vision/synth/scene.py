@@ -109,23 +109,35 @@ def _rect(cx: float, cy: float, w: float, h: float, ang: float) -> F32:
 
 
 def _camera(rng: np.random.Generator, w: int, h: int, oblique: float) -> F32:
-    """Homography table plane -> image: the visible table is a trapezoid, wider far away."""
+    """Homography table plane -> image: the visible table is a trapezoid, wider far away.
+
+    The far side is the top, bottom, left or right of the image; the plane keeps the image's
+    scale near the camera, so cards are not stretched."""
     t = rng.uniform(0, oblique)
     side = rng.uniform(-0.3, 0.3) * t
-    src = np.array(
-        [
-            [-t * w * (0.3 + side), -t * h * 0.15],
-            [w + t * w * (0.3 - side), -t * h * 0.15],
-            [w, h],
-            [0, h],
-        ],
-        np.float32,
-    )
-    src += rng.uniform(-0.03, 0.03, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
+    edge = int(rng.integers(4)) if rng.random() < 0.5 else 0
+    long_, short = (w, h) if edge in (0, 1) else (h, w)
+    a0, a1, b = t * long_ * (0.3 + side), t * long_ * (0.3 - side), t * short * 0.15
+    # (u along the far edge, v towards the camera), far edge first
+    uv = np.array([[-a0, -b], [long_ + a1, -b], [long_, short], [0, short]], np.float32)
+    u, v = uv[:, 0], uv[:, 1]
+    if edge == 0:  # far side at the top
+        src = np.stack([u, v], axis=1)
+    elif edge == 1:  # at the bottom
+        src = np.stack([w - u, h - v], axis=1)
+    elif edge == 2:  # at the left
+        src = np.stack([v, h - u], axis=1)
+    else:  # at the right
+        src = np.stack([w - v, u], axis=1)
+    src = src.astype(np.float32)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    if rng.random() < 0.5:  # the near edge may be any side of the image
-        k = int(rng.integers(4))
-        src = np.roll(src, k, axis=0)
+    if edge == 1:
+        dst = dst[[2, 3, 0, 1]]
+    elif edge == 2:
+        dst = dst[[3, 0, 1, 2]]
+    elif edge == 3:
+        dst = dst[[1, 2, 3, 0]]
+    src += rng.uniform(-0.03, 0.03, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
     return cv2.getPerspectiveTransform(src, dst).astype(np.float32)
 
 

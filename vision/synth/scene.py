@@ -391,8 +391,11 @@ def render_scene(
         if layout == "hand":
             k = 4
         group_layout = "row" if layout == "row" else "fan"
+        if layout == "hand":  # room for the starter apart
+            target_w = min(target_w, 0.42 * min(w, h) / aspect)
         for _ in range(40):
             tw = target_w
+            target_w = max(lo, target_w * 0.93)  # shrink on each failed attempt
             # the group must fit: shrink the card until it does
             span = (k * 0.6 + 1) * tw
             if span > 0.95 * w:

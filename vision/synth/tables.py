@@ -35,15 +35,18 @@ def wood(rng: np.random.Generator, w: int, h: int, dark: bool) -> F32:
     warp = _lowfreq(rng, w, h, 6) * rng.uniform(8, 30)
     freq = rng.uniform(0.03, 0.12)
     rings = 0.5 + 0.5 * np.sin((v + warp) * freq + 0.3 * np.sin(u * 0.004))
-    grain = cv2.resize(rng.standard_normal((h, max(2, w // 40))).astype(np.float32), (w, h))
-    grain = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8) * 0.3 + grain * 0.0
+    # fine streaks along the grain: 1-D noise across it, a little wavy
+    streaks = rng.standard_normal(4096).astype(np.float32)
+    pos = ((v + warp * 0.5) * rng.uniform(0.8, 2.0)).astype(np.int64) % 4096
+    grain = streaks[pos] + 0.3 * cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8)
     plank_w = rng.uniform(0.15, 0.6) * max(w, h)
     plank = np.floor((v + 10000) / plank_w)
     plank_tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0
     seam = (np.abs((v + 10000) % plank_w) < 1.5).astype(np.float32)
     base = (95, 150, 200) if not dark else (35, 55, 85)
     c = _colour(rng, base, 0.2)
-    shade = 0.8 + 0.2 * rings + 0.05 * grain + 0.08 * (plank_tone - 0.5) - 0.25 * seam
+    amp = rng.uniform(0.06, 0.18)
+    shade = 0.9 + amp * (rings - 0.5) + 0.04 * grain + 0.1 * (plank_tone - 0.5) - 0.25 * seam
     return np.clip(shade[..., None] * c[None, None, :], 0, 1).astype(np.float32)
 
 

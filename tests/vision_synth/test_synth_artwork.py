@@ -9,7 +9,7 @@ import pytest
 from vision.synth.cards import ALL_CARDS, is_red
 from vision.synth.decks import CATALOGUE, artwork_available, load_decks
 
-pytestmark = pytest.mark.skipif(not artwork_available(), reason="artwork packages or rsvg-convert missing")
+needs_artwork = pytest.mark.skipif(not artwork_available(), reason="artwork packages or rsvg-convert missing")
 
 
 def test_catalogue_names_are_unique_and_split():
@@ -19,12 +19,14 @@ def test_catalogue_names_are_unique_and_split():
     assert {i.split for i in kept} == {"train", "val"}
 
 
+@needs_artwork
 def test_splits_do_not_share_decks():
     train = {d.name for d in load_decks(split="train")}
     val = {d.name for d in load_decks(split="val")}
     assert train and val and not train & val
 
 
+@needs_artwork
 @pytest.mark.slow
 def test_standard_deck_faces_and_index_ink(ink_ok):
     decks = load_decks(include=["ar-anglo", "kde-standard"])

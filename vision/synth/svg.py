@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -29,7 +30,10 @@ class SvgError(RuntimeError):
 
 
 def available() -> bool:
-    """True when ``rsvg-convert`` is on the PATH."""
+    """True when ``rsvg-convert`` is on the PATH (and ``CRIBBAGE_SYNTH_NO_ARTWORK`` is not set,
+    which makes the renderer behave as on a machine without the artwork packages)."""
+    if os.environ.get("CRIBBAGE_SYNTH_NO_ARTWORK"):
+        return False
     return shutil.which(RSVG) is not None
 
 

@@ -31,6 +31,9 @@ def _light_field(rng: np.random.Generator, w: int, h: int) -> F32:
 
 
 def _glare(rng: np.random.Generator, w: int, h: int) -> F32:
+    """Smooth glare spots, computed at a quarter of the size (they are smooth) and enlarged."""
+    full_w, full_h = w, h
+    w, h = max(2, w // 4), max(2, h // 4)
     out = np.zeros((h, w), np.float32)
     for _ in range(rng.integers(0, 3)):
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
@@ -39,7 +42,7 @@ def _glare(rng: np.random.Generator, w: int, h: int) -> F32:
         out += rng.uniform(0.15, 0.9) * np.exp(
             -(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2) / 2
         ).astype(np.float32)
-    return out
+    return cv2.resize(out, (full_w, full_h), interpolation=cv2.INTER_LINEAR)
 
 
 def photo_effects(

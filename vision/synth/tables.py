@@ -134,9 +134,9 @@ def table(rng: np.random.Generator, size: tuple[int, int], kind: str | None = No
     """A table surface of ``size`` (w, h) as float32 BGR in 0..1, and its kind."""
     w, h = size
     kind = kind or str(rng.choice(KINDS, p=[0.22, 0.18, 0.15, 0.13, 0.12, 0.12, 0.08]))
-    if kind == "wood_light":
-        return wood(rng, w, h, dark=False), kind
-    if kind == "wood_dark":
-        return wood(rng, w, h, dark=True), kind
+    if kind in ("wood_light", "wood_dark"):
+        # drawn at half size (4x faster) and enlarged: the grain stays finer than a card's ink
+        small = wood(rng, max(2, (w + 1) // 2), max(2, (h + 1) // 2), dark=kind == "wood_dark")
+        return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), kind
     maker = {"felt": felt, "cloth": cloth, "playmat": playmat, "laminate": laminate, "gradient": gradient}
     return maker[kind](rng, w, h), kind

@@ -18,6 +18,7 @@ cribbage.errors.RuleError: the target is 121 or 61, not 100
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,8 @@ VARIANTS: dict[str, Variant] = {
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 """Default peg colours by side: red, blue, green, orange."""
 
+_CSS_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{3,20}")
+"""A colour as the page and the board take it: hex, or a CSS colour name."""
 COUNTING = ("auto", "claim")
 OVERCLAIM = ("refuse", "peg")
 
@@ -153,8 +156,15 @@ class Settings:
                 "an over-claim can only be pegged as claimed with muggins off", rule="settings"
             )
         colours = data.get("colours") or COLOURS
-        if not isinstance(colours, list | tuple) or not all(isinstance(c, str) for c in colours):
-            raise RuleError("colours are a list of CSS colours", rule="settings")
+        if not isinstance(colours, list | tuple) or not all(
+            isinstance(c, str) and _CSS_COLOUR.fullmatch(c.strip()) for c in colours
+        ):
+            raise RuleError(
+                "colours are a list of CSS colours (#rgb, #rrggbb or a name like red)",
+                rule="settings",
+            )
+        sides = 2 if variant.partners else variant.seats
+        colours = [c.strip() for c in colours][:sides]
         return cls(
             variant=variant,
             target=target,
@@ -163,7 +173,7 @@ class Settings:
             counting=counting,
             three_for_last=_flag(data, "three_for_last", variant.three_for_last),
             overclaim=overclaim,
-            colours=tuple(colours) + COLOURS[len(colours):],
+            colours=tuple(colours) + COLOURS[len(colours) : sides],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -176,7 +186,7 @@ class Settings:
             "counting": self.counting,
             "three_for_last": self.three_for_last,
             "overclaim": self.overclaim,
-            "colours": list(self.colours[: len(self.sides)]),
+            "colours": list(self.colours),
         }
 
     @property

@@ -52,3 +52,22 @@ def test_game_ids_that_cannot_exist(tmp_path: Path, game_id: object) -> None:
     with pytest.raises(CribbageError, match="there is no game"):
         store.apply(game_id, {"type": "undo"})  # type: ignore[arg-type]
     assert store.state(1)["events"] == 0
+
+
+@pytest.mark.parametrize(
+    "colours",
+    [[""], ["#12"], ["red; background:url(x)"], ['red" onload="x'], ["#GGGGGG"], [None], "red"],
+)
+def test_colours_must_be_css_colours(colours: object) -> None:
+    with pytest.raises(RuleError, match="CSS colours"):
+        Settings.from_json({"colours": colours})
+
+
+def test_one_colour_per_side() -> None:
+    two = Settings.from_json({"colours": ["#112233", "red", "#abc", "#445566"]})
+    assert two.colours == ("#112233", "red")
+    partners = Settings.from_json({"variant": "four-player", "colours": ["#112233"]})
+    assert len(partners.colours) == 2 and partners.colours[0] == "#112233"
+    three = Settings.from_json({"variant": "three-player"})
+    assert len(three.colours) == 3
+    assert Settings.from_json(two.to_json()) == two

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from cribbage.game.events import META_TYPES
 from firmware.button_events import connect, game_event
 from firmware.buttons import BoardButtons
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 def test_presses_become_game_events(factory: MockFactory) -> None:

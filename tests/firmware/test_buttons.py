@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware.buttons import DEFAULT_PINS, BoardButtons
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 def press(buttons: BoardButtons, name: str, hold: float = 0.0) -> None:

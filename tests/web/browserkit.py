@@ -29,12 +29,17 @@ def chromium_path() -> str | None:
     return None
 
 
-def start_server(data: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
-    """``crib serve`` on 127.0.0.1, a free port, in a subprocess; returns it and its address."""
+def start_server(
+    data: Path, *args: str, stderr: int = subprocess.DEVNULL
+) -> tuple[subprocess.Popen[str], str]:
+    """``crib serve`` on 127.0.0.1, a free port, in a subprocess; returns it and its address.
+
+    ``stderr=subprocess.PIPE`` keeps its log for the test to read.
+    """
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0",
          "--data", str(data), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE, stderr=stderr, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stdout is not None
@@ -42,7 +47,8 @@ def start_server(data: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
     match = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
     if not match:
         proc.kill()
-        raise RuntimeError(f"crib serve did not start: {line!r}")
+        log = proc.stderr.read() if proc.stderr is not None else ""
+        raise RuntimeError(f"crib serve did not start: {line!r} {log}")
     return proc, match.group(1)
 
 

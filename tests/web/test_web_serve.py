@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -15,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browserkit import start_server
 
 from companion.cli import main
 from companion.service import Companion, DemoDealer, ServeConfig, on_raspberry_pi
@@ -24,18 +24,8 @@ CRIB = [sys.executable, "-m", "companion.cli"]
 
 
 def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [*CRIB, "serve", "--port", "0", "--data", str(tmp_path / "data"), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
-    if not match:
-        proc.kill()
-        raise AssertionError(f"no address printed: {line!r} {proc.stderr.read()}")  # type: ignore[union-attr]
-    return proc, match.group(1)
+    """``crib serve`` in a subprocess with its log (stderr) kept for the test to read."""
+    return start_server(tmp_path / "data", *args, stderr=subprocess.PIPE)
 
 
 def get(url: str) -> dict:

@@ -1,10 +1,13 @@
-"""Finding corner indices: ink components paired as a rank glyph above a suit pip, rectified.
+"""Finding corner indices: ink components paired as a rank glyph above a suit pip.
 
-Ink is whatever is much darker than the paper around it (grey level against a local
-maximum), so black and red print both count and light wood does not. Each
-component that could be a rank glyph is paired with a component below it of suit-pip size; the
-vector glyph → pip is the card's "down", which rectifies any rotation. The glyph (with a
-neighbour side by side, for "10") and the pip are cut out upright and resized to small masks.
+Ink is whatever is much darker than the paper around it (each colour channel against its local
+maximum), so black and red print both count and light wood does not. The mask is taken at a few
+darkness levels, strict first: a strict level separates a glyph from the card's edge or a blur
+that joins them, a loose one catches faint, hazy or pale print. At each level, every component
+that could be a rank glyph is paired with a component below it of suit-pip size; the vector
+glyph → pip is the card's "down", which fixes any rotation. A glyph's side-by-side neighbour
+joins it (the "1" and "0" of a "10"). Only the geometry is returned: the network
+(:mod:`vision.cnn`) reads the upright patch cut from the photo itself (:mod:`vision.patch`).
 
 >>> import numpy as np
 >>> find_indices(np.full((120, 160, 3), 200, np.uint8))
@@ -18,111 +21,75 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-PATCH_W, PATCH_H = 12, 16
 LOCAL = 31  # window (px) for the local paper brightness
+# (ink, core) darkness levels, 200 = as bright as the paper: ink is darker than the first, and
+# each ink blob holds a pixel darker than the second
+LEVELS: tuple[tuple[int, int], ...] = ((116, 90), (150, 120))
+MAX_PAIRS = 400  # per darkness level: a busy frame stops here (the least crowded glyphs first)
+MAX_CANDIDATES = 300  # per photo, the least crowded first (bounds the network's work)
+MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is texture, not an index
+MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
+SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
+TILE = 64  # px: the grid for the second look
+MAX_TILED = 0.3  # at most this fraction of the image is looked at twice
+MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at most
 
 
 @dataclass
 class Candidate:
-    """A possible corner index: rank-glyph and pip features, where it is and which way is down."""
+    """A possible corner index: where its glyph and pip are, which way is down, glyph size."""
 
-    rank_feat: np.ndarray
-    suit_feat: np.ndarray
     center: tuple[float, float]
     down: tuple[float, float]
     size: float
     rank_pos: tuple[float, float]
     suit_pos: tuple[float, float]
-    labels: tuple[int, ...]
+    labels: tuple[int, ...]  # ink components used (unique across levels)
+    crowd: int = 0  # blobs of glyph size close round the glyph (an index stands in paper: few)
 
 
-def ink_mask(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Ink mask (much darker than the local paper), darkness relative to paper (200 = paper), paper mask.
+def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Darkness against the local paper (200 = as bright as the paper; min over channels) and a
+    mask of places bright enough to be paper at all.
 
     >>> import numpy as np
     >>> img = np.full((50, 50, 3), 230, np.uint8); img[20:30, 20:24] = 20
-    >>> int(ink_mask(img)[0][25, 22]), int(ink_mask(img)[0][5, 5]), int(ink_mask(img)[2][5, 5])
-    (255, 0, 255)
+    >>> v, lit = relative_darkness(img)
+    >>> int(v[25, 22]) < 40, int(v[5, 5]), int(lit[5, 5])
+    (True, 200, 255)
     """
     # each channel against its own local paper level (white balance by neighbourhood): black and
     # red print both fall well below 1 in their darkest channel, a colour cast does not
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (LOCAL, LOCAL))
     paper3 = cv2.blur(cv2.dilate(bgr, kernel), (LOCAL, LOCAL))
-    rel = cv2.divide(bgr, paper3, scale=200.0)  # 200 = as bright as the paper around it
+    rel = cv2.divide(bgr, paper3, scale=200.0)
     b, g, r = cv2.split(rel)
     v = cv2.min(cv2.min(b, g), r)
-    grey = cv2.cvtColor(paper3, cv2.COLOR_BGR2GRAY)
-    ink = cv2.compare(v, 116, cv2.CMP_LT)  # under 58% of the paper
-    # paper is far brighter than the darkest things and not much darker than the brightest
-    bright = float(np.percentile(grey[::4, ::4], 99.5))
-    ink = cv2.bitwise_and(ink, cv2.compare(grey, max(50.0, 0.3 * bright), cv2.CMP_GT))
-    # print has a dark core: keep only ink blobs holding a pixel under 45% of the paper
-    strong = cv2.bitwise_and(ink, cv2.compare(v, 90, cv2.CMP_LT))
+    # paper is bright in every channel (white under any light), so a saturated felt is not paper
+    # even where its own darkest channel happens to be noisy; and not much darker than the brightest
+    pb, pg, pr = cv2.split(paper3)
+    low = cv2.min(cv2.min(pb, pg), pr)
+    bright = float(np.percentile(low[::4, ::4], 99.5))
+    return v, cv2.compare(low, max(40.0, 0.3 * bright), cv2.CMP_GT)
+
+
+def ink_mask(v: np.ndarray, lit: np.ndarray, level: tuple[int, int]) -> np.ndarray:
+    """Ink at one darkness level: blobs darker than ``level[0]`` with a core darker than ``level[1]``."""
+    ink = cv2.bitwise_and(cv2.compare(v, level[0], cv2.CMP_LT), lit)
+    strong = cv2.bitwise_and(ink, cv2.compare(v, level[1], cv2.CMP_LT))
     n, labels = cv2.connectedComponents(ink, connectivity=8)
     keep = np.bincount(labels[strong > 0], minlength=n) > 0
     keep[0] = False
-    ink = (keep[labels].astype(np.uint8)) * 255
-    return ink, v, cv2.compare(v, 120, cv2.CMP_GT)
+    return keep[labels].astype(np.uint8) * 255
 
 
-def _rect_patch(
-    labels: np.ndarray, ids: list[int], boxes: np.ndarray, angle_deg: float
-) -> tuple[np.ndarray, float] | None:
-    """The components ``ids`` cut out, rotated by ``angle_deg`` so down is down, as a small mask."""
-    x0 = min(int(boxes[i, 0]) for i in ids)
-    y0 = min(int(boxes[i, 1]) for i in ids)
-    x1 = max(int(boxes[i, 0] + boxes[i, 2]) for i in ids)
-    y1 = max(int(boxes[i, 1] + boxes[i, 3]) for i in ids)
-    sub = labels[y0:y1, x0:x1]
-    roi = cv2.compare(sub, ids[0], cv2.CMP_EQ)
-    for extra in ids[1:]:
-        roi |= cv2.compare(sub, extra, cv2.CMP_EQ)
-    h, w = roi.shape
-    side = int(np.ceil(np.hypot(w, h))) + 2
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, 1.0)
-    m[0, 2] += side / 2 - w / 2
-    m[1, 2] += side / 2 - h / 2
-    rot = cv2.warpAffine(roi, m, (side, side), flags=cv2.INTER_LINEAR)
-    ys, xs = np.nonzero(rot > 100)
-    if len(xs) == 0:
-        return None
-    crop = rot[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    aspect = crop.shape[1] / crop.shape[0]
-    patch = cv2.resize(crop, (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
-    return patch.astype(np.float32).ravel() / 255.0, aspect
-
-
-def _colour(bgr: np.ndarray, labels: np.ndarray, ids: list[int], boxes: np.ndarray) -> float:
-    """Redness of the ink of ``ids`` against the paper around it (about 0 black, 0.3+ red)."""
-    x0 = min(int(boxes[i, 0]) for i in ids)
-    y0 = min(int(boxes[i, 1]) for i in ids)
-    x1 = max(int(boxes[i, 0] + boxes[i, 2]) for i in ids)
-    y1 = max(int(boxes[i, 1] + boxes[i, 3]) for i in ids)
-    pad = max(2, (y1 - y0) // 3)
-    ya, xa = max(0, y0 - pad), max(0, x0 - pad)
-    sub = bgr[ya : y1 + pad, xa : x1 + pad]
-    lab = labels[ya : y1 + pad, xa : x1 + pad]
-    inkm = cv2.compare(lab, ids[0], cv2.CMP_EQ)
-    for extra in ids[1:]:
-        inkm |= cv2.compare(lab, extra, cv2.CMP_EQ)
-    paperm = cv2.compare(lab, 0, cv2.CMP_EQ)
-    if not inkm.any() or not paperm.any():
-        return 0.0
-    paper = np.array(cv2.mean(sub, mask=paperm)[:3]) + 1.0
-    ink = np.array(cv2.mean(sub, mask=inkm)[:3]) / paper  # relative to the paper: removes colour casts
-    b, g, r = ink
-    return float(r - max(g, b))
-
-
-def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]:
-    """Every plausible (rank glyph, pip) pair in the image, as rectified features."""
-    ink, _, paper = ink_mask(bgr)
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
-        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
-    )
+def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
+           max_components: int, small: list[np.ndarray] | None = None) -> list[Candidate]:
+    """Glyph/pip pairs among the ink components of one level (centres of tiny paper-ringed blobs,
+    glyphs too small to pair here, are appended to ``small``)."""
+    n, _, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     if n <= 1:
         return []
-    integral = cv2.integral(paper // 255)
     w = stats[1:, 2].astype(np.float32)
     h = stats[1:, 3].astype(np.float32)
     area = stats[1:, 4].astype(np.float32)
@@ -147,63 +114,139 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500) -> list[Candidate]
     idx = idx[(outer - inner) > 0.5 * np.maximum(ring_area, 1)]
     if len(idx) == 0:
         return []
+    if small is not None:
+        small.append(cents[1:][idx[(size[idx] >= 3) & (size[idx] <= SMALL_GLYPH)]])
     if len(idx) > max_components:
         idx = idx[np.argsort(-area[idx])[:max_components]]
-    c = cents[1:][idx]
+    c = cents[1:][idx].astype(np.float32)
     s = size[idx]
-    boxes = stats[1:][idx].astype(np.int64)
-    out: list[Candidate] = []
-    d = c[None, :, :] - c[:, None, :]  # d[i, j] = c[j] - c[i]
-    dist = np.hypot(d[..., 0], d[..., 1])
+    dx = c[None, :, 0] - c[:, None, 0]  # dx[i, j] = c[j] - c[i]
+    dy = c[None, :, 1] - c[:, None, 1]
+    dist = np.hypot(dx, dy)
     ratio = s[None, :] / s[:, None]
     pair = (dist > 0.65 * s[:, None]) & (dist < 1.6 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
-    pair &= (s >= 6)[:, None]  # a rank glyph is at least 6 px; its pip may be smaller
+    pair &= (s >= 6)[:, None]  # a rank glyph is at least 6 px
+    rows = np.nonzero(pair.any(axis=1))[0]
+    if len(rows) == 0:
+        return []
+    # a corner index stands in paper: its glyph has a few neighbours (pip, the other digit of a
+    # "10", the next card's index in a row), never the crowd of a card back's lattice or of grain
+    dr, rr = dist[rows], ratio[rows]
+    crowd = np.zeros(len(s), np.int64)
+    crowd[rows] = ((dr < 1.5 * s[rows, None]) & (rr > 0.3)).sum(axis=1) - 1
+    lattice = ((dr < 3 * s[rows, None]) & (rr > 0.6) & (rr < 1.7)).sum(axis=1) - 1
+    busy = rows[(crowd[rows] > MAX_CROWD) | (lattice > MAX_LATTICE)]
+    pair[busy] = False
     ii, jj = np.nonzero(pair)
-    pip_cache: dict[tuple[int, int], tuple[np.ndarray, float] | None] = {}
-    red_cache: dict[int, float] = {}
-    for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-        dx, dy = d[i, j] / dist[i, j]
-        angle = float(np.degrees(np.arctan2(dx, dy)))  # rotate so (dx, dy) points to +y
-        # side-by-side neighbours of the glyph ("10"): across the down vector, about as tall
-        rel = c - c[i]
-        along = rel[:, 0] * dx + rel[:, 1] * dy
-        across = -rel[:, 0] * dy + rel[:, 1] * dx
-        group = [i]
-        near = np.nonzero(
-            (np.abs(along) < 0.3 * s[i]) & (np.abs(across) < 1.2 * s[i]) & (np.abs(across) > 0.2 * s[i])
-            & (s > 0.6 * s[i]) & (s < 1.5 * s[i])
-        )[0]
-        group += [int(k) for k in near if k != j][:1]
-        gc = c[group].mean(axis=0)
-        # the pip must sit below the glyph (group) centre, not off to one side
-        rel_p = c[j] - gc
-        if abs(-rel_p[0] * dy + rel_p[1] * dx) > 0.6 * s[i] * len(group):
-            continue
-        lab_r = [int(idx[k]) + 1 for k in group]
-        lab_s = [int(idx[j]) + 1]
-        rp = _rect_patch(labels, lab_r, stats, -angle)
-        key = (j, round(angle / 3))
-        if key not in pip_cache:
-            pip_cache[key] = _rect_patch(labels, lab_s, stats, -angle)
-        sp = pip_cache[key]
-        if rp is None or sp is None:
-            continue
-        if j not in red_cache:
-            red_cache[j] = _colour(bgr, labels, lab_s, stats)
-        red = min(max(red_cache[j], -0.1), 0.5)
-        rank_feat = np.concatenate([rp[0], [min(rp[1], 3.0) / 2.0]]).astype(np.float32)
-        suit_feat = np.concatenate([sp[0], [min(sp[1], 3.0) / 2.0, red * 3.0]]).astype(np.float32)
-        out.append(
-            Candidate(
-                rank_feat,
-                suit_feat,
-                (float((gc[0] + c[j][0]) / 2), float((gc[1] + c[j][1]) / 2)),
-                (float(dx), float(dy)),
-                float(s[i]),
-                (float(gc[0]), float(gc[1])),
-                (float(c[j][0]), float(c[j][1])),
-                tuple(lab_r + lab_s),
-            )
-        )
-    del boxes
+    if len(ii) > MAX_PAIRS:
+        order = np.lexsort((-s[ii], crowd[ii]))[:MAX_PAIRS]
+        ii, jj = ii[order], jj[order]
+    if len(ii) == 0:
+        return []
+    # all pairs at once: down = glyph → pip; a side-by-side neighbour of the glyph (across the down
+    # vector, about as tall, not the pip) joins it as the other digit of a "10"
+    down = np.stack([dx[ii, jj], dy[ii, jj]], axis=1) / dist[ii, jj][:, None]
+    rel = c[None, :, :] - c[ii][:, None, :]
+    along = rel[..., 0] * down[:, 0:1] + rel[..., 1] * down[:, 1:2]
+    across = -rel[..., 0] * down[:, 1:2] + rel[..., 1] * down[:, 0:1]
+    si = s[ii][:, None]
+    near = ((np.abs(along) < 0.3 * si) & (np.abs(across) < 1.2 * si) & (np.abs(across) > 0.2 * si)
+            & (s[None, :] > 0.6 * si) & (s[None, :] < 1.5 * si))
+    near[np.arange(len(jj)), jj] = False
+    has = near.any(axis=1)
+    other = near.argmax(axis=1)
+    gc = np.where(has[:, None], (c[ii] + c[other]) / 2, c[ii])
+    # the pip must sit below the glyph (group) centre, not off to one side
+    rel_p = c[jj] - gc
+    side = np.abs(-rel_p[:, 0] * down[:, 1] + rel_p[:, 1] * down[:, 0])
+    ok_pair = side <= 0.6 * s[ii] * (1 + has)
+    out: list[Candidate] = []
+    for n in np.nonzero(ok_pair)[0].tolist():
+        i, j = int(ii[n]), int(jj[n])
+        group = [i, int(other[n])] if has[n] else [i]
+        g = gc[n]
+        out.append(Candidate(
+            (float((g[0] + c[j][0]) / 2), float((g[1] + c[j][1]) / 2)),
+            (float(down[n, 0]), float(down[n, 1])),
+            float(s[i]),
+            (float(g[0]), float(g[1])),
+            (float(c[j][0]), float(c[j][1])),
+            tuple(tag + int(idx[k]) + 1 for k in [*group, j]),
+            int(crowd[i]),
+        ))
+    return out
+
+
+def find_indices(bgr: np.ndarray, max_components: int = 1500,
+                 levels: tuple[tuple[int, int], ...] = LEVELS, second_look: bool = True) -> list[Candidate]:
+    """Every plausible (rank glyph, pip) pair in the image, once (a pair found at two darkness
+    levels is kept from the stricter one). With ``second_look``, places holding tiny glyphs (small
+    cards) are enlarged twice and looked at again."""
+    small: list[np.ndarray] = []
+    out = _find(bgr, max_components, levels, 0, small)
+    if not second_look:
+        return out
+    tiles = _small_tiles(bgr.shape[:2], np.concatenate(small) if small else np.zeros((0, 2)))
+    for t, (x0, y0, x1, y1) in enumerate(tiles, 1):
+        crop = cv2.resize(bgr[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
+                           _half(c.suit_pos, x0, y0), c.labels, c.crowd)
+                 for c in _find(crop, max_components, levels, t * len(levels), None)
+                 if c.size <= 2 * SMALL_GLYPH + 4]  # a bigger glyph: the first look had it
+        if found:
+            out += _fresh(found, [out])
+    if len(out) > MAX_CANDIDATES:
+        out = sorted(out, key=lambda c: (c.crowd, -c.size))[:MAX_CANDIDATES]
+    return out
+
+
+def _fresh(found: list[Candidate], kept: list[list[Candidate]]) -> list[Candidate]:
+    """The candidates of ``found`` not already in ``kept`` (glyph and pip within 0.2 glyph sizes)."""
+    old = [c for group in kept for c in group]
+    if not old:
+        return found
+    a = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in found], np.float32)
+    b = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in old], np.float32)
+    gap = np.abs(a[:, None, :4] - b[None, :, :4]).max(axis=2)
+    same = gap < 0.2 * np.maximum(a[:, None, 4], b[None, :, 4])
+    return [c for c, dup in zip(found, same.any(axis=1), strict=True) if not dup]
+
+
+def _half(p: tuple[float, float], x0: int, y0: int) -> tuple[float, float]:
+    """A point of a twice-enlarged crop back in the image (pixel centres line up)."""
+    return (p[0] / 2 - 0.25 + x0, p[1] / 2 - 0.25 + y0)
+
+
+def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Rectangles (x0, y0, x1, y1) round the grid cells holding two to ``MAX_SMALL_PER_TILE`` tiny
+    glyph-like blobs, the busiest first, covering at most ``MAX_TILED`` of the image."""
+    h, w = shape
+    if len(centres) < 2:
+        return []
+    gh, gw = (h + TILE - 1) // TILE, (w + TILE - 1) // TILE
+    cells = np.zeros((gh, gw), np.int32)
+    np.add.at(cells, (np.clip(centres[:, 1] // TILE, 0, gh - 1).astype(int),
+                      np.clip(centres[:, 0] // TILE, 0, gw - 1).astype(int)), 1)
+    busy = (cells >= 2) & (cells <= MAX_SMALL_PER_TILE)  # more is texture (a card back's lattice)
+    budget = int(MAX_TILED * gh * gw)
+    if busy.sum() > budget:
+        order = np.argsort(-cells, axis=None, kind="stable")[:budget]
+        busy = np.zeros_like(busy)
+        busy.flat[order] = True
+    grown = cv2.dilate(busy.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    return [(int(x) * TILE, int(y) * TILE, min(w, int(x + bw) * TILE), min(h, int(y + bh) * TILE))
+            for x, y, bw, bh, _ in stats[1:n]]
+
+
+def _find(bgr: np.ndarray, max_components: int, levels: tuple[tuple[int, int], ...], tag0: int,
+          small: list[np.ndarray] | None) -> list[Candidate]:
+    v, lit = relative_darkness(bgr)
+    paper = cv2.compare(v, 120, cv2.CMP_GT)
+    integral = cv2.integral(paper // 255)
+    out: list[Candidate] = []
+    for k, level in enumerate(levels):
+        found = _pairs(ink_mask(v, lit, level), paper, integral, (tag0 + k) << 24, max_components, small)
+        if found:
+            out += _fresh(found, [out])
     return out

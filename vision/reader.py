@@ -17,21 +17,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.cnn import RANKS, SUITS, IndexNet
 from vision.image import load_image
 from vision.index import Candidate, find_indices
-from vision.mlp import Mlp
+from vision.patch import Pyramid, cut_patches
 from vision.quads import find_quads, order_quad
 
 __all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards"]
 
-MODEL = Path(__file__).parent / "models" / "index_mlp.npz"
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
@@ -90,12 +88,6 @@ class Reading:
         }
 
 
-@lru_cache(maxsize=1)
-def _models() -> tuple[Mlp, Mlp]:
-    data = np.load(MODEL)
-    return Mlp.load(data, "rank"), Mlp.load(data, "suit")
-
-
 @dataclass
 class _Scored:
     cand: Candidate
@@ -103,12 +95,12 @@ class _Scored:
     conf: float
 
 
-def _score(cands: list[Candidate]) -> list[_Scored]:
-    rank_m, suit_m = _models()
+def _score(img: np.ndarray, cands: list[Candidate]) -> list[_Scored]:
+    """Classify each candidate's upright index patch; keep those the network calls a card."""
     if not cands:
         return []
-    pr = rank_m.predict(np.stack([c.rank_feat for c in cands]))
-    ps = suit_m.predict(np.stack([c.suit_feat for c in cands]))
+    net = IndexNet.load()
+    pr, ps = net.predict(cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos) for c in cands]))
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
@@ -117,7 +109,7 @@ def _score(cands: list[Candidate]) -> list[_Scored]:
         conf = float(pr[k, r] * ps[k, s])
         if conf < MIN_EVIDENCE:
             continue
-        out.append(_Scored(c, rank_m.classes[r] + suit_m.classes[s], conf))
+        out.append(_Scored(c, RANKS[r] + SUITS[s], conf))
     return out
 
 
@@ -164,7 +156,7 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
     scale = min(1.0, MAX_SIDE / max(h, w))
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-    kept = _suppress(_score(find_indices(img)))
+    kept = _suppress(_score(img, find_indices(img)))
     quads = find_quads(img) if kept else []
     kept = _one_scale_per_card(kept, quads)
     reading = Reading(width=w, height=h)

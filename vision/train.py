@@ -1,17 +1,30 @@
-"""Train the corner-index classifiers on synthetic scenes rendered from the installed decks.
+"""Train the corner-index network on synthetic scenes (``vision.synth``), and export it to ONNX.
 
-    nice python -m vision.train --scenes 100 --epochs 40 --seed 3   # the committed model (~7 min)
+Two steps, each reproducible from its seed and printing its progress::
 
-prints progress per deck and per epoch. Reproducible (fixed seed). The model is two small MLPs
-(rank glyph: A-K or none; suit pip: C D H S or none) stored as numpy arrays in one ``.npz``.
+    nice .venv/bin/python -m vision.train patches --scenes 6000 --seed 1 --out /tmp/idx.npz
+    nice .venv/bin/python -m vision.train fit --data /tmp/idx.npz --epochs 14 --seed 1
 
->>> label_for_index(0.1, 0.1, 0.1, 0.22)
-True
+``patches`` renders scenes from the training decks (the held-out ``val`` decks are never used),
+runs the real index finder on each (at full size and at twice the size, as the reader does) and
+cuts every candidate out with :func:`vision.patch.cut_patches`. A candidate is labelled with its
+card when its glyph and pip both lie in a visible corner index of that card and it points the
+index's way down; everything else (centre pips, the pip-to-glyph reversal, court pictures, table
+print, backs) is labelled "none". It needs only NumPy and OpenCV.
+
+``fit`` needs PyTorch (``pip install -e '.[train]'``): a small convolutional network with two
+heads (rank A-K or none; suit C D H S or none), trained with augmentation and exported with
+``torch.onnx.export`` to ``vision/models/index_cnn.onnx``, which the reader runs with OpenCV's
+``dnn`` module (no PyTorch on the Pi).
+
+>>> index_down(np.array([[0, 0], [10, 0], [10, 20], [0, 20]], np.float32), 0).tolist()
+[0.0, 1.0]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -19,94 +32,259 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.decks import available_decks, available_kde_decks, deck_cards, kde_deck_cards
-from vision.drawn import FONTS, drawn_deck
 from vision.index import find_indices
-from vision.mlp import Mlp
-from vision.scenes import random_scene, top_card
+from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches
 
-RANKS = [*list("A23456789TJQK"), "none"]
-SUITS = [*list("CDHS"), "none"]
-
-
-def label_for_index(ur: float, vr: float, us: float, vs: float) -> bool:
-    """True when glyph at (ur, vr) and pip at (us, vs) (card fractions) form a corner index."""
-    if ur < 0.22 and vr < 0.3 and us < 0.22 and vs < 0.36 and vs > vr:
-        return True
-    return ur > 0.78 and vr > 0.7 and us > 0.78 and vs > 0.64 and vs < vr
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+NONE_RANK, NONE_SUIT = len(RANKS), len(SUITS)
+LAYOUT_WEIGHTS = {"single": 0.22, "row": 0.22, "fan": 0.18, "hand": 0.16, "crop": 0.1, "empty": 0.12}
+MODEL = Path(__file__).parent / "models" / "index_cnn.onnx"
 
 
-def samples(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rank and suit features with labels from ``scenes`` scenes per deck."""
+def index_down(quad: np.ndarray, k: int) -> np.ndarray:
+    """The unit "down" of corner index ``k`` (0 top-left, 1 bottom-right, turned) of a face quad."""
+    top = (quad[0] + quad[1]) / 2
+    bottom = (quad[3] + quad[2]) / 2
+    v = (bottom - top) if k == 0 else (top - bottom)
+    return (v / max(float(np.linalg.norm(v)), 1e-6)).astype(np.float64)
+
+
+def _grown(quad: np.ndarray, f: float) -> np.ndarray:
+    c = quad.mean(axis=0)
+    return ((quad - c) * f + c).astype(np.float32)
+
+
+def _inside(quad: np.ndarray, p: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+
+
+def candidate_pairs(img: np.ndarray) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Glyph/pip pairs from the index finder at full size and at twice the size (small cards)."""
+    pairs = [(c.rank_pos, c.suit_pos) for c in find_indices(img)]
+    big = cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    for c in find_indices(big):
+        if c.size < 24:  # glyphs under 12 px in the photo: the ones the full-size pass misses
+            pairs.append(((c.rank_pos[0] / 2 - 0.25, c.rank_pos[1] / 2 - 0.25),
+                          (c.suit_pos[0] / 2 - 0.25, c.suit_pos[1] / 2 - 0.25)))
+    return pairs
+
+
+def label_pairs(scene, pairs) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """Rank and suit labels for each pair from a scene's ground truth."""
+    ranks = np.full(len(pairs), NONE_RANK, np.int64)
+    suits = np.full(len(pairs), NONE_SUIT, np.int64)
+    boxes = []
+    for card in scene.cards:
+        for k, q in enumerate(card.index_boxes):
+            if any(q is v for v in card.indices):
+                boxes.append((card.card, _grown(q, 1.25), index_down(card.quad, k)))
+    for n, (g, p) in enumerate(pairs):
+        d = np.array(p) - np.array(g)
+        d = d / max(float(np.linalg.norm(d)), 1e-6)
+        for name, q, down in boxes:
+            if _inside(q, g) and _inside(q, p) and float(d @ down) > 0.85:
+                ranks[n] = RANKS.index(name[0])
+                suits[n] = SUITS.index(name[1])
+                break
+    return ranks, suits
+
+
+def _scene_samples(args: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    seed, i, neg_ratio = args
+    from vision.synth.scene import render_scene
+
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([seed, i])
+    layouts = list(LAYOUT_WEIGHTS)
+    p = np.array(list(LAYOUT_WEIGHTS.values()))
+    layout = str(rng.choice(layouts, p=p / p.sum()))
+    scene = render_scene(rng, layout=layout, decks=_train_decks())
+    pairs = candidate_pairs(scene.image)
+    if not pairs:
+        none = np.zeros(0, np.int64)
+        return np.zeros((0, 3, PATCH_H, PATCH_W), np.uint8), none, none, layout
+    ranks, suits = label_pairs(scene, pairs)
+    pos = np.nonzero(ranks != NONE_RANK)[0]
+    neg = np.nonzero(ranks == NONE_RANK)[0]
+    keep_neg = max(8, int(neg_ratio * len(pos)))
+    if len(neg) > keep_neg:
+        neg = rng.choice(neg, keep_neg, replace=False)
+    keep = np.concatenate([pos, neg]).astype(int)
+    x = cut_patches(Pyramid(scene.image), [pairs[k] for k in keep])
+    # stored as uint8 (x / 1.25 * 255) to keep the dataset small
+    x8 = np.clip(x * (255 / 1.25), 0, 255).astype(np.uint8)
+    return x8, ranks[keep], suits[keep], layout
+
+
+_DECK_CACHE: list = []
+
+
+def _train_decks():  # type: ignore[no-untyped-def]
+    if not _DECK_CACHE:
+        from vision.synth.decks import load_decks
+        from vision.synth.scene import default_decks
+
+        decks = list(default_decks("train"))
+        decks += [d for d in load_decks(split="train", procedural=True) if d.name.startswith("procedural")]
+        _DECK_CACHE.extend(decks)
+    return _DECK_CACHE
+
+
+def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float) -> int:
+    """Render ``scenes`` scenes and write the labelled patches to ``out`` (``.npz``)."""
+    decks = _train_decks()
+    print(f"{len(decks)} training decks: {', '.join(d.name for d in decks)}", flush=True)
+    xs, rs, ss = [], [], []
+    t0 = time.perf_counter()
+    work = [(seed, i, neg_ratio) for i in range(scenes)]
+    # spawn, not fork: a forked OpenCV can deadlock on its thread pool
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for n, (x, r, s, _layout) in enumerate(pool.imap(_scene_samples, work, chunksize=4), 1):
+            xs.append(x)
+            rs.append(r)
+            ss.append(s)
+            if n % 100 == 0 or n == scenes:
+                pos = sum(int((r != NONE_RANK).sum()) for r in rs)
+                tot = sum(len(r) for r in rs)
+                el = time.perf_counter() - t0
+                print(f"[{n}/{scenes}] {el:.0f}s  patches {tot} ({pos} index)", flush=True)
+    x = np.concatenate(xs)
+    np.savez_compressed(out, x=x, rank=np.concatenate(rs), suit=np.concatenate(ss))
+    print(f"wrote {len(x)} patches to {out}")
+    return 0
+
+
+def fit(data: Path, epochs: int, seed: int, out: Path, width: int) -> int:
+    """Train the network on ``data`` and export it to ONNX at ``out``."""
+    try:
+        import torch
+        from torch import nn
+    except ImportError:
+        print("vision.train fit needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    torch.manual_seed(seed)
+    torch.set_num_threads(max(1, (torch.get_num_threads())))
     rng = np.random.default_rng(seed)
-    rx, ry, sx, sy = [], [], [], []
-    decks = available_decks() + [f"kde-{d}" for d in available_kde_decks()]
-    decks += [f"drawn{f}" for f in range(len(FONTS))]
-    if len(decks) == len(FONTS):
-        print("no card decks installed (apt install gnome-cards-data librsvg2-bin): drawn cards only")
-    for di, name in enumerate(decks):
-        t0 = time.time()
-        if name.startswith("drawn"):
-            deck = drawn_deck(int(name[5:]))
-        elif name.startswith("kde-"):
-            deck = kde_deck_cards(name[4:])
-        else:
-            deck = deck_cards(name)
-        npos = 0
-        for _ in range(scenes):
-            big = rng.random() < 0.3
-            h, w = (480, 640) if big else (720, 960)
-            scene = random_scene(rng, deck, h, w, n=int(rng.integers(1, 4) if big else rng.integers(2, 10)))
-            for cand in find_indices(scene.image):
-                tr = top_card(scene, *cand.rank_pos)
-                ts = top_card(scene, *cand.suit_pos)
-                ok = False
-                if tr and ts and tr[0] is ts[0] and tr[0].name != "back":
-                    cw, chh = tr[0].size
-                    ok = label_for_index(tr[1] / cw, tr[2] / chh, ts[1] / cw, ts[2] / chh)
-                if ok:
-                    assert tr is not None
-                    rx.append(cand.rank_feat)
-                    ry.append(RANKS.index(tr[0].name[0]))
-                    sx.append(cand.suit_feat)
-                    sy.append(SUITS.index(tr[0].name[1]))
-                    npos += 1
-                elif rng.random() < 0.2:
-                    rx.append(cand.rank_feat)
-                    ry.append(RANKS.index("none"))
-                    if ts is None or ts[0].name == "back":
-                        sx.append(cand.suit_feat)
-                        sy.append(SUITS.index("none"))
-        print(f"deck {di + 1}/{len(decks)} {name}: {npos} indices, {len(rx)} rank samples so far "
-              f"({time.time() - t0:.0f} s)", flush=True)
-    return (np.array(rx, np.float32), np.array(ry), np.array(sx, np.float32), np.array(sy))
+    d = np.load(data)
+    x = torch.from_numpy(d["x"])
+    yr = torch.from_numpy(d["rank"])
+    ys = torch.from_numpy(d["suit"])
+    n = len(x)
+    order = rng.permutation(n)
+    n_val = max(1, n // 20)
+    val, tr = order[:n_val], order[n_val:]
+    print(f"{n} patches ({int((d['rank'] != NONE_RANK).sum())} index), {len(tr)} train / {len(val)} check")
+
+    net = index_net(width)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (len(tr) // 256 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+
+    def batch(idx: np.ndarray, augment: bool) -> torch.Tensor:
+        b = x[idx].float() * (1.25 / 255)
+        if augment:
+            k = len(idx)
+            g = torch.Generator().manual_seed(int(rng.integers(2**31)))
+            gain = 1 + 0.25 * (torch.rand(k, 1, 1, 1, generator=g) - 0.5)
+            chan = 1 + 0.12 * (torch.rand(k, 3, 1, 1, generator=g) - 0.5)
+            b = b * gain * chan
+            # faint print (haze, glare, a pale deck): pull half the patches toward the paper
+            faint = torch.rand(k, 1, 1, 1, generator=g) < 0.5
+            c = 0.35 + 0.65 * torch.rand(k, 1, 1, 1, generator=g)
+            b = torch.where(faint, 1 - (1 - b) * c, b)
+            # and soften a fifth of them a little more
+            soft = torch.rand(k, 1, 1, 1, generator=g) < 0.2
+            b = torch.where(soft, torch.nn.functional.avg_pool2d(b, 3, 1, 1, count_include_pad=False), b)
+            b = b + 0.04 * torch.randn(b.shape, generator=g)
+            # a pixel of shift either way
+            sh = torch.randint(-1, 2, (2,), generator=g)
+            b = torch.roll(b, shifts=(int(sh[0]), int(sh[1])), dims=(2, 3))
+            b = b.clamp(0, 1.25)
+        return b
+
+    t0 = time.perf_counter()
+    for ep in range(epochs):
+        net.train()
+        perm = rng.permutation(tr)
+        tot, count = 0.0, 0
+        for s in range(0, len(perm), 256):
+            idx = perm[s : s + 256]
+            r_logit, s_logit = net(batch(idx, True))
+            loss = lossf(r_logit, yr[idx]) + lossf(s_logit, ys[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+            count += len(idx)
+        net.eval()
+        with torch.no_grad():
+            r_logit, s_logit = net(batch(val, False))
+            ra = (r_logit.argmax(1) == yr[val]).float().mean().item()
+            sa = (s_logit.argmax(1) == ys[val]).float().mean().item()
+        print(f"epoch {ep + 1}/{epochs}  loss {tot / count:.4f}  check: rank {ra:.4f} suit {sa:.4f}  "
+              f"{time.perf_counter() - t0:.0f}s", flush=True)
+    net.eval()
+    dummy = torch.zeros(1, 3, PATCH_H, PATCH_W)
+    torch.onnx.export(net, dummy, str(out), input_names=["patch"], output_names=["rank", "suit"],
+                      dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}}, opset_version=13,
+                      dynamo=False)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB)")
+    return 0
+
+
+def index_net(width: int = 16):  # type: ignore[no-untyped-def]
+    """The network: three conv blocks (3x3, batch norm, ReLU, 2x2 max pool), then two linear heads
+    that end in softmax (so the ONNX file gives probabilities)."""
+    from torch import nn
+
+    class _Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            w = width
+
+            def block(a: int, b: int) -> nn.Sequential:
+                return nn.Sequential(nn.Conv2d(a, b, 3, padding=1), nn.BatchNorm2d(b), nn.ReLU(),
+                                     nn.MaxPool2d(2))
+
+            self.body = nn.Sequential(block(3, w // 2), block(w // 2, w), block(w, 2 * w), nn.Flatten())
+            feat = 2 * w * (PATCH_H // 8) * (PATCH_W // 8)
+            self.hidden = nn.Sequential(nn.Dropout(0.2), nn.Linear(feat, 96), nn.ReLU())
+            self.rank = nn.Linear(96, len(RANKS) + 1)
+            self.suit = nn.Linear(96, len(SUITS) + 1)
+            self.softmax = nn.Softmax(dim=1)
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            h = self.hidden(self.body(x))
+            r, s = self.rank(h), self.suit(h)
+            if self.training:
+                return r, s
+            return self.softmax(r), self.softmax(s)
+
+    return _Net()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Build the training set, train both classifiers, save them."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--scenes", type=int, default=60, help="scenes per deck")
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "index_mlp.npz")
-    args = ap.parse_args(argv)
-    cv2.setNumThreads(1)
-    rx, ry, sx, sy = samples(args.scenes, args.seed)
-    rng = np.random.default_rng(args.seed)
-    print(f"rank samples {len(rx)} (none {int((ry == 13).sum())}), suit samples {len(sx)}", flush=True)
-    rank = Mlp.new(rx.shape[1], 96, RANKS, rng)
-    print("training rank classifier", flush=True)
-    rank.fit(rx, ry, args.epochs, rng)
-    suit = Mlp.new(sx.shape[1], 48, SUITS, rng)
-    print("training suit classifier", flush=True)
-    suit.fit(sx, sy, args.epochs, rng)
-    store: dict = {}
-    rank.save(args.out, "rank", store)
-    suit.save(args.out, "suit", store)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, **store)
-    print(f"saved {args.out} ({args.out.stat().st_size} bytes)")
-    return 0
+    ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("patches", help="render scenes and cut labelled index patches")
+    p.add_argument("--scenes", type=int, default=6000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--neg-ratio", type=float, default=2.0, help="'none' patches kept per index patch")
+    f = sub.add_parser("fit", help="train the network and export ONNX")
+    f.add_argument("--data", type=Path, required=True)
+    f.add_argument("--epochs", type=int, default=14)
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--width", type=int, default=16)
+    f.add_argument("--out", type=Path, default=MODEL)
+    a = ap.parse_args(argv)
+    if a.step == "patches":
+        return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio)
+    return fit(a.data, a.epochs, a.seed, a.out, a.width)
 
 
 if __name__ == "__main__":

@@ -39,9 +39,8 @@ def test_detect_one_missing_file_is_one_line_exit_2(tmp_path, capsys):
 
 
 def test_check_finds_the_starter_apart(tmp_path, make_scene, capsys):
-    # (the OpenCV-drawn spade is the drawn deck's weakest pip; these hands avoid it, see docs)
-    hand = [("5C", 250, 250, 0), ("5D", 480, 250, 0), ("5H", 710, 250, 0), ("JD", 940, 250, 0)]
-    path = _write(tmp_path, "hand.png", make_scene([*hand, ("TC", 1150, 620, 0)], width=190))
+    hand = [("5C", 250, 170, 0), ("5D", 480, 170, 0), ("5S", 710, 170, 0), ("JD", 940, 170, 0)]
+    path = _write(tmp_path, "hand.png", make_scene([*hand, ("TC", 1050, 560, 0)], width=190))
     assert main(["check", path, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     expected = score_hand([parse_card(n) for n, *_ in hand], parse_card("TC")).to_json()

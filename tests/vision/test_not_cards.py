@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from vision.reader import read_cards
-from vision.scenes import table
+from vision.synth.compose import table_image
 
 
 def phone_on_table(seed: int) -> np.ndarray:
     """A phone lying on a table, its screen showing a clock, a list and a few digits and letters."""
     rng = np.random.default_rng(1000 + seed)
-    img = table(rng, 720, 1280)
+    img = table_image(rng, 720, 1280)
     x, y = 400 + 40 * seed, 120
     cv2.rectangle(img, (x, y), (x + 270, y + 520), (20, 20, 20), -1)
     cv2.rectangle(img, (x + 15, y + 35), (x + 255, y + 485), (240, 238, 236), -1)

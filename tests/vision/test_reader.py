@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.reader import Reading, read_cards
-from vision.scenes import finish, table
+from vision.synth.compose import finish, table_image
 
 
 def names(reading: Reading) -> list[str]:
@@ -16,7 +16,7 @@ def names(reading: Reading) -> list[str]:
 @pytest.mark.parametrize("seed", range(6))
 def test_empty_table_reads_nothing(seed):
     rng = np.random.default_rng(100 + seed)
-    img = finish(table(rng, 720, 1280), rng)
+    img = finish(table_image(rng, 720, 1280), rng)
     reading = read_cards(img)
     assert reading.cards == []
 

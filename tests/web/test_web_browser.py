@@ -319,16 +319,12 @@ def test_a_table_pin_set_at_first_start(browser: Any, tmp_path: Path) -> None:
 
 def test_the_cards_read_are_drawn_on_the_photo(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("vision.reader", reason="the card reader is not installed")
-    decks = pytest.importorskip("vision.decks")
-    scenes = pytest.importorskip("vision.scenes")
+    synth = pytest.importorskip("vision.synth.scene")
     import cv2
     import numpy as np
 
-    from vision.drawn import drawn_deck
-
-    # A deck from the artwork packages when installed, else one drawn with OpenCV alone.
-    deck = decks.deck_cards(decks.available_decks()[0]) if decks.available_decks() else drawn_deck()
-    scene = scenes.random_scene(np.random.default_rng(11), deck, n=5)
+    # held-out decks from the artwork packages when installed, else ones drawn with OpenCV alone
+    scene = synth.render_scene(np.random.default_rng(11), layout="single", decks=synth.default_decks("val"))
     path = tmp_path / "scene.jpg"
     cv2.imwrite(str(path), scene.image)
     page.click("#tabs >> text=Photo")

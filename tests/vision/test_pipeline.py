@@ -1,0 +1,74 @@
+"""The stages under the reader: index pairs, upright patches, and the training labels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.index import find_indices
+from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
+from vision.synth.compose import place, table_image
+from vision.synth.decks import procedural_deck
+from vision.synth.scene import render_scene
+from vision.train import NONE_RANK, RANKS, SUITS, candidate_pairs, label_pairs
+
+
+def one_card(angle: float, width: float = 220, card: str = "7H") -> np.ndarray:
+    rng = np.random.default_rng(3)
+    img = table_image(rng, 480, 640, kind="felt")
+    place(img, procedural_deck(7).render(card, 2 * int(width)), (320, 240), width, angle, rng, tilt=0.0)
+    return img
+
+
+def index_patch(img: np.ndarray) -> np.ndarray:
+    """The patch of the top-left-most index pair whose pip lies below its glyph on the card."""
+    cands = find_indices(img)
+    assert cands, "no index pair found"
+    patches = cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos) for c in cands])
+    return patches
+
+
+@pytest.mark.parametrize("angle", [90, 180, 37, -128])
+def test_patches_are_upright_whatever_the_rotation(angle):
+    upright = index_patch(one_card(0))
+    turned = index_patch(one_card(angle))
+    # the best match of each upright index patch among the turned card's patches is close
+    for p in upright[:2]:
+        diff = min(float(np.abs(p - q).mean()) for q in turned)
+        assert diff < 0.08
+
+
+def test_window_maps_the_pair_to_the_patch_axis():
+    m = window((100.0, 100.0), (100.0, 140.0))
+    glyph = m @ np.array([PATCH_W / 2, 0.85 / 2.6 * PATCH_H, 1.0])
+    assert np.allclose(glyph, [100, 100], atol=1.5)
+    turned = window((100.0, 100.0), (140.0, 100.0))  # down points to +x: the card lies on its side
+    assert np.allclose(turned @ np.array([PATCH_W / 2, 0.85 / 2.6 * PATCH_H, 1.0]), [100, 100], atol=1.5)
+
+
+def test_cut_patches_of_nothing_and_of_an_edge():
+    img = np.full((60, 80, 3), 180, np.uint8)
+    assert cut_patches(Pyramid(img), []).shape == (0, 3, PATCH_H, PATCH_W)
+    p = cut_patches(Pyramid(img), [((1.0, 1.0), (1.0, 30.0))])  # runs off the image: edge replicated
+    assert p.shape == (1, 3, PATCH_H, PATCH_W) and np.isfinite(p).all()
+
+
+def test_training_labels_name_every_visible_index_and_only_those():
+    rng = np.random.default_rng(5)
+    scene = render_scene(rng, layout="single", decks=[procedural_deck(7)], card_width=(180, 260), effects=0)
+    pairs = candidate_pairs(scene.image)
+    ranks, suits = label_pairs(scene, pairs)
+    named = {RANKS[r] + SUITS[s] for r, s in zip(ranks, suits, strict=True) if r != NONE_RANK}
+    assert named == {c.card for c in scene.readable}
+    assert (ranks == NONE_RANK).sum() > 0  # centre pips, reversed pairs: "none"
+
+
+def test_small_cards_get_a_second_look():
+    rng = np.random.default_rng(8)
+    img = table_image(rng, 480, 640, kind="felt")
+    deck = procedural_deck(7)
+    for k, card in enumerate(["5S", "9D", "KC"]):
+        place(img, deck.render(card, 200), (150 + 170 * k, 240), 52, 0, rng, tilt=0.0)
+    first = find_indices(img, second_look=False)
+    both = find_indices(img)
+    assert len(both) > len(first)

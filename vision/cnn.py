@@ -1,0 +1,53 @@
+"""The corner-index network, run with OpenCV's ``dnn`` module (no PyTorch needed to read cards).
+
+The model (``vision/models/index_cnn.onnx``, trained by :mod:`vision.train`) takes upright index
+patches (:mod:`vision.patch`) and gives two probability vectors per patch: the rank (A-K, then
+"none") and the suit (C D H S, then "none").
+
+>>> import numpy as np
+>>> ranks, suits = IndexNet.load().predict(np.ones((2, 3, 40, 24), np.float32))
+>>> ranks.shape, suits.shape
+((2, 14), (2, 5))
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+MODEL = Path(__file__).parent / "models" / "index_cnn.onnx"
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+BATCH = 256  # patches per forward pass (bounds the memory for a frame full of wood grain)
+
+
+class IndexNet:
+    """The loaded network. ``predict(patches)`` → (rank probabilities, suit probabilities)."""
+
+    def __init__(self, net: cv2.dnn.Net) -> None:
+        self.net = net
+
+    @staticmethod
+    @lru_cache(maxsize=1)
+    def load(path: str = str(MODEL)) -> IndexNet:
+        """The committed model (loaded once per process)."""
+        net = cv2.dnn.readNetFromONNX(path)
+        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        return IndexNet(net)
+
+    def predict(self, patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
+        """Rank (N, 14) and suit (N, 5) probabilities for (N, 3, H, W) patches."""
+        if len(patches) == 0:
+            return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
+        ranks, suits = [], []
+        for s in range(0, len(patches), BATCH):
+            self.net.setInput(np.ascontiguousarray(patches[s : s + BATCH]))
+            r, u = self.net.forward(["rank", "suit"])
+            ranks.append(r.copy())
+            suits.append(u.copy())
+        return np.concatenate(ranks), np.concatenate(suits)

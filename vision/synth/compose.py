@@ -1,0 +1,68 @@
+"""Hand-placed scenes for tests and benchmarks: put named cards exactly where a test wants them.
+
+:func:`vision.synth.scene.render_scene` draws random layouts for training; the tests instead need
+"the seven of hearts at (640, 360), turned 37 degrees". ``table_image`` gives a table,
+``place`` puts one card face (BGRA, from any :class:`vision.synth.decks.Deck`) on it, and
+``finish`` adds room light (gradient, cast, optional glare), blur, noise and JPEG.
+
+>>> from vision.synth.decks import procedural_deck
+>>> rng = np.random.default_rng(0)
+>>> img = table_image(rng, 240, 320)
+>>> hm = place(img, procedural_deck(7).render("7H", 80), (160, 120), 80, 30, rng)
+>>> img.shape, hm.shape
+((240, 320, 3), (3, 3))
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.synth.tables import table
+
+
+def table_image(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -> np.ndarray:
+    """A table surface (BGR uint8, h x w): wood, felt, cloth, play mat, laminate or a gradient."""
+    surface, _ = table(rng, (w, h), kind)
+    return np.clip(surface * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def place(
+    scene: np.ndarray, card: np.ndarray, center: tuple[float, float], width: float, angle: float,
+    rng: np.random.Generator, tilt: float = 0.08,
+) -> np.ndarray:
+    """Draw ``card`` (BGRA) onto ``scene`` in place, ``width`` px wide, turned ``angle`` degrees,
+    its corners jittered by ``tilt`` (mild perspective); returns the card → scene homography."""
+    ch, cw = card.shape[:2]
+    s = width / cw
+    src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    pts = (src - [cw / 2, ch / 2]) * s
+    pts = pts * (1 + rng.uniform(-tilt, tilt, (4, 1)))
+    dst = (pts @ rot.T + center).astype(np.float32)
+    hmat = cv2.getPerspectiveTransform(src, dst)
+    hh, ww = scene.shape[:2]
+    warped = cv2.warpPerspective(card, hmat, (ww, hh), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    scene[:] = (scene * (1 - alpha) + warped[:, :, :3] * alpha).astype(np.uint8)
+    return hmat
+
+
+def finish(img: np.ndarray, rng: np.random.Generator, glare: bool = True) -> np.ndarray:
+    """Lighting gradient, a colour cast, sometimes a glare spot, slight blur, noise and JPEG."""
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    gx = np.linspace(-1, 1, w)[None, :] * rng.uniform(-0.2, 0.2)
+    gy = np.linspace(-1, 1, h)[:, None] * rng.uniform(-0.2, 0.2)
+    f *= (1 + gx + gy)[..., None]
+    f *= rng.uniform(0.88, 1.12, 3)
+    if glare and rng.random() < 0.3:
+        mask = np.zeros((h, w), np.float32)
+        cv2.circle(mask, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), int(rng.uniform(20, 200)), 1.0, -1)
+        f += cv2.GaussianBlur(mask, (0, 0), 30)[..., None] * rng.uniform(30, 90)
+    sigma = rng.uniform(0.3, 0.9)
+    f = cv2.GaussianBlur(f, (0, 0), sigma) + rng.normal(0, rng.uniform(1, 4), f.shape)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(70, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)

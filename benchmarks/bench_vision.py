@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import sys
 import tempfile
@@ -96,7 +97,27 @@ def held_out(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         with contextlib.redirect_stdout(io.StringIO()):
             make_dataset(["--out", tmp, "--n", str(n), "--seed", "11", "--split", "val"])
-        show(evaluate(Path(tmp)), f"held-out synthetic decks ({n} scenes)")
+        report = evaluate(Path(tmp))
+        show(report, f"held-out synthetic decks ({n} scenes)")
+        by_width(json.loads((Path(tmp) / "labels.json").read_text()), report)
+
+
+def by_width(labels: dict, report: dict) -> None:
+    """Recall of the held-out scenes by the card's width in the photo."""
+    missed = {(m["image"], c) for m in report["misses"] for c in m["missed"]}
+    bins = {"< 90 px": [0, 0], "90-150 px": [0, 0], "150-250 px": [0, 0], ">= 250 px": [0, 0]}
+    for name, rec in labels.items():
+        for truth in rec.get("card_truth", []):
+            if truth["card"] not in rec["cards"]:
+                continue  # no corner index visible
+            q = np.array(truth["quad"])
+            width = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+            key = ("< 90 px" if width < 90 else "90-150 px" if width < 150 else
+                   "150-250 px" if width < 250 else ">= 250 px")
+            bins[key][0] += (name, truth["card"]) not in missed
+            bins[key][1] += 1
+    print("  recall by card width: " + ", ".join(
+        f"{k} {v[0] / v[1]:.3f} ({v[1]} cards)" for k, v in bins.items() if v[1]))
 
 
 def show(report: dict, name: str) -> None:

@@ -32,6 +32,8 @@ MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 s
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 TILE = 64  # px: the grid for the second look
 MAX_TILED = 0.3  # at most this fraction of the image is looked at twice
+COARSE_MIN = 300  # px: halvings of the photo are looked at down to this size
+BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the full size may split them)
 MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at most
 
 
@@ -180,10 +182,21 @@ def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
 def find_indices(bgr: np.ndarray, max_components: int = 1500,
                  levels: tuple[tuple[int, int], ...] = LEVELS, second_look: bool = True) -> list[Candidate]:
     """Every plausible (rank glyph, pip) pair in the image, once (a pair found at two darkness
-    levels is kept from the stricter one). With ``second_look``, places holding tiny glyphs (small
-    cards) are enlarged twice and looked at again."""
+    levels is kept from the stricter one). Halvings of the photo are searched too, for glyphs too big
+    for the paper estimate's window (close-ups, tight crops). With ``second_look``, places holding
+    tiny glyphs (small cards) are enlarged twice and looked at again."""
     small: list[np.ndarray] = []
     out = _find(bgr, max_components, levels, 0, small)
+    # big glyphs (a close-up or a tight crop of one card) are looked for on halvings of the photo
+    img, k = bgr, 0
+    while min(img.shape[:2]) >= 2 * COARSE_MIN and k < 2:
+        img, k = cv2.pyrDown(img), k + 1
+        f = 2.0**k
+        back = [Candidate(_up(c.center, f), c.down, c.size * f, _up(c.rank_pos, f), _up(c.suit_pos, f),
+                          c.labels, c.crowd)
+                for c in _find(img, max_components, levels, 1000 * k, None) if c.size * f > BIG_GLYPH]
+        if back:
+            out += _fresh(back, [out])
     if not second_look:
         return out
     tiles = _small_tiles(bgr.shape[:2], np.concatenate(small) if small else np.zeros((0, 2)))
@@ -210,6 +223,11 @@ def _fresh(found: list[Candidate], kept: list[list[Candidate]]) -> list[Candidat
     gap = np.abs(a[:, None, :4] - b[None, :, :4]).max(axis=2)
     same = gap < 0.2 * np.maximum(a[:, None, 4], b[None, :, 4])
     return [c for c, dup in zip(found, same.any(axis=1), strict=True) if not dup]
+
+
+def _up(p: tuple[float, float], f: float) -> tuple[float, float]:
+    """A point of a pyramid level ``f`` times smaller back in the image (pixel centres line up)."""
+    return ((p[0] + 0.5) * f - 0.5, (p[1] + 0.5) * f - 0.5)
 
 
 def _half(p: tuple[float, float], x0: int, y0: int) -> tuple[float, float]:

@@ -2,8 +2,9 @@
 
 Two steps, each reproducible from its seed and printing its progress::
 
-    nice .venv/bin/python -m vision.train patches --scenes 6000 --seed 1 --out /tmp/idx.npz
-    nice .venv/bin/python -m vision.train fit --data /tmp/idx.npz --epochs 14 --seed 1
+    nice .venv/bin/python -m vision.train patches --scenes 8000 --seed 1 --out /tmp/idx1.npz
+    nice .venv/bin/python -m vision.train patches --scenes 8000 --seed 2 --out /tmp/idx2.npz
+    nice .venv/bin/python -m vision.train fit --data /tmp/idx1.npz /tmp/idx2.npz --epochs 16 --width 24
 
 ``patches`` renders scenes from the training decks (the held-out ``val`` decks are never used),
 runs the real index finder on each (at full size and at twice the size, as the reader does) and
@@ -155,8 +156,8 @@ def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float)
     return 0
 
 
-def fit(data: Path, epochs: int, seed: int, out: Path, width: int) -> int:
-    """Train the network on ``data`` and export it to ONNX at ``out``."""
+def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
+    """Train the network on the patch files ``data`` and export it to ONNX at ``out``."""
     try:
         import torch
         from torch import nn
@@ -166,7 +167,8 @@ def fit(data: Path, epochs: int, seed: int, out: Path, width: int) -> int:
     torch.manual_seed(seed)
     torch.set_num_threads(max(1, (torch.get_num_threads())))
     rng = np.random.default_rng(seed)
-    d = np.load(data)
+    parts = [np.load(p) for p in data]
+    d = {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit")}
     x = torch.from_numpy(d["x"])
     yr = torch.from_numpy(d["rank"])
     ys = torch.from_numpy(d["suit"])
@@ -190,6 +192,14 @@ def fit(data: Path, epochs: int, seed: int, out: Path, width: int) -> int:
             gain = 1 + 0.25 * (torch.rand(k, 1, 1, 1, generator=g) - 0.5)
             chan = 1 + 0.12 * (torch.rand(k, 3, 1, 1, generator=g) - 0.5)
             b = b * gain * chan
+            # shape over colour: the paper is white after white balance, but the ink's hue can
+            # still be off (a webcam with a blue cast prints red as dark blue), so some patches
+            # get their channels swapped (red ink turns blue or green) and some lose colour
+            swap = torch.rand(k, 1, 1, 1, generator=g) < 0.12
+            perm = [[2, 0, 1], [1, 2, 0], [0, 2, 1]][int(torch.randint(0, 3, (1,), generator=g))]
+            b = torch.where(swap, b[:, perm], b)
+            grey = torch.rand(k, 1, 1, 1, generator=g) < 0.12
+            b = torch.where(grey, b.mean(dim=1, keepdim=True).expand_as(b), b)
             # faint print (haze, glare, a pale deck): pull half the patches toward the paper
             faint = torch.rand(k, 1, 1, 1, generator=g) < 0.5
             c = 0.35 + 0.65 * torch.rand(k, 1, 1, 1, generator=g)
@@ -276,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--neg-ratio", type=float, default=2.0, help="'none' patches kept per index patch")
     f = sub.add_parser("fit", help="train the network and export ONNX")
-    f.add_argument("--data", type=Path, required=True)
+    f.add_argument("--data", type=Path, nargs="+", required=True, help="one or more patch files")
     f.add_argument("--epochs", type=int, default=14)
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--width", type=int, default=16)

@@ -72,3 +72,13 @@ def test_small_cards_get_a_second_look():
     first = find_indices(img, second_look=False)
     both = find_indices(img)
     assert len(both) > len(first)
+
+
+@pytest.mark.parametrize("width", [300, 1100])
+def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
+    from vision.reader import read_cards
+
+    face = procedural_deck(7).render("QD", width)
+    a = face[..., 3:4] / 255.0
+    img = (face[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
+    assert [c.card for c in read_cards(img).cards] == ["QD"]

@@ -35,9 +35,15 @@ class IndexNet:
     @lru_cache(maxsize=1)
     def load(path: str = str(MODEL)) -> IndexNet:
         """The committed model (loaded once per process)."""
-        net = cv2.dnn.readNetFromONNX(path)
-        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        # OpenCV 5's classic engine runs this small network about 1.4x faster than its new one;
+        # OpenCV 4 (Debian's python3-opencv on the Pi) has only the one engine
+        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+        if engine is None:
+            net = cv2.dnn.readNetFromONNX(path)
+            net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+            net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        else:
+            net = cv2.dnn.readNetFromONNX(path, engine=engine)
         return IndexNet(net)
 
     def predict(self, patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:

@@ -27,13 +27,15 @@ LOCAL = 31  # window (px) for the local paper brightness
 LEVELS: tuple[tuple[int, int], ...] = ((116, 90), (150, 120))
 MAX_PAIRS = 400  # per darkness level: a busy frame stops here (the least crowded glyphs first)
 MAX_CANDIDATES = 300  # per photo, the least crowded first (bounds the network's work)
+TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
 MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is texture, not an index
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 TILE = 64  # px: the grid for the second look
 MAX_TILED = 0.3  # at most this fraction of the image is looked at twice
-COARSE_MIN = 300  # px: halvings of the photo are looked at down to this size
+COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to pair: halve it
 BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the full size may split them)
+MAX_GLYPH = 140  # px: bigger blobs are not paired at this size (a halving finds them)
 MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at most
 
 
@@ -75,21 +77,40 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v, cv2.compare(low, max(40.0, 0.3 * bright), cv2.CMP_GT)
 
 
-def ink_mask(v: np.ndarray, lit: np.ndarray, level: tuple[int, int]) -> np.ndarray:
-    """Ink at one darkness level: blobs darker than ``level[0]`` with a core darker than ``level[1]``."""
+Components = tuple[int, np.ndarray, np.ndarray]  # count, stats, centroids (as OpenCV gives them)
+
+
+def ink_components(v: np.ndarray, lit: np.ndarray, level: tuple[int, int]) -> Components:
+    """Ink at one darkness level, as connected components (count, stats, centroids, as OpenCV
+    gives them): blobs darker than ``level[0]`` holding a core darker than ``level[1]``; blobs
+    without a core are given zero area.
+
+    >>> import numpy as np
+    >>> v = np.full((40, 40), 200, np.uint8); v[5:15, 5:9] = 40; v[25:30, 25:30] = 110
+    >>> n, stats, _ = ink_components(v, np.full_like(v, 255), (116, 90))
+    >>> n, sorted(int(a) for a in stats[1:, 4])
+    (3, [0, 40])
+    """
     ink = cv2.bitwise_and(cv2.compare(v, level[0], cv2.CMP_LT), lit)
-    strong = cv2.bitwise_and(ink, cv2.compare(v, level[1], cv2.CMP_LT))
-    n, labels = cv2.connectedComponents(ink, connectivity=8)
-    keep = np.bincount(labels[strong > 0], minlength=n) > 0
-    keep[0] = False
-    return keep[labels].astype(np.uint8) * 255
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    strong = cv2.compare(v, level[1], cv2.CMP_LT)
+    has_core = np.bincount(labels[(strong > 0) & (labels > 0)], minlength=n) > 0
+    stats[~has_core, 4] = 0
+    return n, stats, cents
 
 
-def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
-           max_components: int, small: list[np.ndarray] | None = None) -> list[Candidate]:
-    """Glyph/pip pairs among the ink components of one level (centres of tiny paper-ringed blobs,
-    glyphs too small to pair here, are appended to ``small``)."""
-    n, _, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+@dataclass
+class Notes:
+    """What a first look saw that asks for another: tiny paper-ringed blobs left unpaired (glyphs
+    too small to pair at this size)."""
+
+    small: list[np.ndarray]
+
+
+def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
+           max_components: int, notes: Notes | None = None) -> list[Candidate]:
+    """Glyph/pip pairs among the ink components of one level."""
+    n, stats, cents = comps
     if n <= 1:
         return []
     w = stats[1:, 2].astype(np.float32)
@@ -97,7 +118,7 @@ def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
     area = stats[1:, 4].astype(np.float32)
     size = np.maximum(w, h)
     fill = area / (w * h)
-    ok = (size >= 4) & (size <= 140) & (area >= 6) & (fill > 0.12) & (fill < 0.97)
+    ok = (size >= 4) & (area >= 6) & (fill > 0.12) & (fill < 0.97)
     ok &= (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))) < 7
     idx = np.nonzero(ok)[0]
     if len(idx) == 0:
@@ -114,23 +135,45 @@ def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
              + integral[by, bx])
     ring_area = (x1 - x0) * (y1 - y0) - bw * bh
     idx = idx[(outer - inner) > 0.5 * np.maximum(ring_area, 1)]
+    idx = idx[size[idx] <= MAX_GLYPH]
     if len(idx) == 0:
         return []
-    if small is not None:
-        small.append(cents[1:][idx[(size[idx] >= 3) & (size[idx] <= SMALL_GLYPH)]])
     if len(idx) > max_components:
         idx = idx[np.argsort(-area[idx])[:max_components]]
-    c = cents[1:][idx].astype(np.float32)
-    s = size[idx]
+    out, used = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], idx, tag)
+    if notes is not None:
+        tiny = (size[idx] >= 3) & (size[idx] <= SMALL_GLYPH)
+        tiny[list(used)] = False
+        t = np.nonzero(tiny)[0]
+        if len(t):
+            # only tiny blobs with a partner where a glyph's pip would be (a speck alone is dust)
+            ct, st = cents[1:][idx[t]], size[idx[t]].astype(np.float32)
+            small_all = idx[size[idx] <= 2 * SMALL_GLYPH]
+            ca = cents[1:][small_all]
+            gap = np.hypot(ct[:, None, 0] - ca[None, :, 0], ct[:, None, 1] - ca[None, :, 1])
+            near = (gap > 0.5 * st[:, None]) & (gap < 1.6 * st[:, None] + 2)
+            notes.small.append(ct[near.any(axis=1)])
+    return out
+
+
+def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
+           tag: int) -> tuple[list[Candidate], set[int]]:
+    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with pips below them; also the
+    positions used."""
     dx = c[None, :, 0] - c[:, None, 0]  # dx[i, j] = c[j] - c[i]
     dy = c[None, :, 1] - c[:, None, 1]
     dist = np.hypot(dx, dy)
     ratio = s[None, :] / s[:, None]
     pair = (dist > 0.65 * s[:, None]) & (dist < 1.6 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
     pair &= (s >= 6)[:, None]  # a rank glyph is at least 6 px
+    # two of the same pip in a card's body are not a rank over a pip: same box, same ink
+    bw, bh, area = st[:, 2].astype(np.float32), st[:, 3].astype(np.float32), st[:, 4].astype(np.float32)
+    twin = ((np.abs(bw[:, None] - bw[None, :]) <= 1) & (np.abs(bh[:, None] - bh[None, :]) <= 1)
+            & (np.abs(area[:, None] - area[None, :]) <= TWIN_AREA * area[:, None]))
+    pair &= ~twin
     rows = np.nonzero(pair.any(axis=1))[0]
     if len(rows) == 0:
-        return []
+        return [], set()
     # a corner index stands in paper: its glyph has a few neighbours (pip, the other digit of a
     # "10", the next card's index in a row), never the crowd of a card back's lattice or of grain
     dr, rr = dist[rows], ratio[rows]
@@ -144,7 +187,7 @@ def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
         order = np.lexsort((-s[ii], crowd[ii]))[:MAX_PAIRS]
         ii, jj = ii[order], jj[order]
     if len(ii) == 0:
-        return []
+        return [], set()
     # all pairs at once: down = glyph → pip; a side-by-side neighbour of the glyph (across the down
     # vector, about as tall, not the pip) joins it as the other digit of a "10"
     down = np.stack([dx[ii, jj], dy[ii, jj]], axis=1) / dist[ii, jj][:, None]
@@ -163,9 +206,11 @@ def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
     side = np.abs(-rel_p[:, 0] * down[:, 1] + rel_p[:, 1] * down[:, 0])
     ok_pair = side <= 0.6 * s[ii] * (1 + has)
     out: list[Candidate] = []
+    used: set[int] = set()
     for n in np.nonzero(ok_pair)[0].tolist():
         i, j = int(ii[n]), int(jj[n])
         group = [i, int(other[n])] if has[n] else [i]
+        used.update((*group, j))
         g = gc[n]
         out.append(Candidate(
             (float((g[0] + c[j][0]) / 2), float((g[1] + c[j][1]) / 2)),
@@ -176,7 +221,7 @@ def _pairs(ink: np.ndarray, paper: np.ndarray, integral: np.ndarray, tag: int,
             tuple(tag + int(idx[k]) + 1 for k in [*group, j]),
             int(crowd[i]),
         ))
-    return out
+    return out, used
 
 
 def find_indices(bgr: np.ndarray, max_components: int = 1500,
@@ -185,11 +230,11 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
     levels is kept from the stricter one). Halvings of the photo are searched too, for glyphs too big
     for the paper estimate's window (close-ups, tight crops). With ``second_look``, places holding
     tiny glyphs (small cards) are enlarged twice and looked at again."""
-    small: list[np.ndarray] = []
-    out = _find(bgr, max_components, levels, 0, small)
+    notes = Notes([])
+    out = _find(bgr, max_components, levels, 0, notes)
     # big glyphs (a close-up or a tight crop of one card) are looked for on halvings of the photo
     img, k = bgr, 0
-    while min(img.shape[:2]) >= 2 * COARSE_MIN and k < 2:
+    while min(img.shape[:2]) >= COARSE_MIN and k < 2:
         img, k = cv2.pyrDown(img), k + 1
         f = 2.0**k
         back = [Candidate(_up(c.center, f), c.down, c.size * f, _up(c.rank_pos, f), _up(c.suit_pos, f),
@@ -199,7 +244,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
             out += _fresh(back, [out])
     if not second_look:
         return out
-    tiles = _small_tiles(bgr.shape[:2], np.concatenate(small) if small else np.zeros((0, 2)))
+    tiles = _small_tiles(bgr.shape[:2], np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
     for t, (x0, y0, x1, y1) in enumerate(tiles, 1):
         crop = cv2.resize(bgr[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
         found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
@@ -258,13 +303,14 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
 
 
 def _find(bgr: np.ndarray, max_components: int, levels: tuple[tuple[int, int], ...], tag0: int,
-          small: list[np.ndarray] | None) -> list[Candidate]:
+          notes: Notes | None) -> list[Candidate]:
     v, lit = relative_darkness(bgr)
     paper = cv2.compare(v, 120, cv2.CMP_GT)
     integral = cv2.integral(paper // 255)
     out: list[Candidate] = []
     for k, level in enumerate(levels):
-        found = _pairs(ink_mask(v, lit, level), paper, integral, (tag0 + k) << 24, max_components, small)
+        comps = ink_components(v, lit, level)
+        found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components, notes)
         if found:
             out += _fresh(found, [out])
     return out

@@ -69,7 +69,7 @@ def window(glyph: Point, pip: Point) -> npt.NDArray[np.float64]:
 
 def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]]) -> npt.NDArray[np.float32]:
     """The upright, white-balanced index patches (N, 3, PATCH_H, PATCH_W) for glyph/pip pairs."""
-    out = np.empty((len(pairs), 3, PATCH_H, PATCH_W), np.float32)
+    raw = np.empty((len(pairs), PATCH_H, PATCH_W, 3), np.uint8)
     for n, (glyph, pip) in enumerate(pairs):
         m = window(glyph, pip)
         step = float(np.hypot(m[0, 1], m[1, 1]))  # image pixels per patch pixel
@@ -78,22 +78,25 @@ def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]]) -> npt.N
         f = 0.5**k
         mk = m * f
         mk[:, 2] += 0.5 * f - 0.5  # pixel centres line up between levels
-        patch = cv2.warpAffine(img, mk, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
-        out[n] = normalise(patch)
-    return out
+        raw[n] = cv2.warpAffine(img, mk, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return normalise(raw)
 
 
-def normalise(patch: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
-    """(H, W, 3) uint8 BGR → (3, H, W) float32, each channel divided by its paper level.
+def normalise(patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """(N, H, W, 3) uint8 BGR → (N, 3, H, W) float32, each channel divided by its paper level
+    (the patch's 90th percentile in that channel).
 
     >>> import numpy as np
-    >>> p = np.full((4, 4, 3), 100, np.uint8); p[0, 0] = 20
-    >>> float(normalise(p)[0, 1, 1]), round(float(normalise(p)[0, 0, 0]), 2)
+    >>> p = np.full((1, 4, 4, 3), 100, np.uint8); p[0, 0, 0] = 20
+    >>> float(normalise(p)[0, 0, 1, 1]), round(float(normalise(p)[0, 0, 0, 0]), 2)
     (1.0, 0.2)
     """
-    x = patch.astype(np.float32)
-    flat = x.reshape(-1, 3)
-    paper = np.partition(flat, int(0.9 * (len(flat) - 1)), axis=0)[int(0.9 * (len(flat) - 1))]
-    x = x / np.maximum(paper, 24.0)
-    return np.minimum(x, 1.25).transpose(2, 0, 1)
+    n = len(patches)
+    if n == 0:
+        return np.zeros((0, 3, *patches.shape[1:3]), np.float32)
+    flat = patches.reshape(n, -1, 3)
+    k = int(0.9 * (flat.shape[1] - 1))
+    paper = np.partition(flat, k, axis=1)[:, k, :].astype(np.float32)  # (N, 3)
+    x = patches.astype(np.float32) / np.maximum(paper, 24.0)[:, None, None, :]
+    return np.minimum(x, 1.25).transpose(0, 3, 1, 2)

@@ -44,7 +44,9 @@ class IndexNet:
             net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         else:
             net = cv2.dnn.readNetFromONNX(path, engine=engine)
-        return IndexNet(net)
+        loaded = IndexNet(net)
+        loaded.predict(np.zeros((1, 3, 40, 24), np.float32))  # the first pass sets up its buffers
+        return loaded
 
     def predict(self, patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
         """Rank (N, 14) and suit (N, 5) probabilities for (N, 3, H, W) patches."""

@@ -32,7 +32,7 @@ MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is te
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 TILE = 64  # px: the grid for the second look
-MAX_TILED = 0.3  # at most this fraction of the image is looked at twice
+MAX_TILED = 0.15  # at most this fraction of the image is looked at twice
 COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to pair: halve it
 BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the full size may split them)
 MAX_GLYPH = 140  # px: bigger blobs are not paired at this size (a halving finds them)
@@ -140,10 +140,10 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
         return []
     if len(idx) > max_components:
         idx = idx[np.argsort(-area[idx])[:max_components]]
-    out, used = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], idx, tag)
+    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], idx, tag)
     if notes is not None:
         tiny = (size[idx] >= 3) & (size[idx] <= SMALL_GLYPH)
-        tiny[list(used)] = False
+        # (tiny blobs already paired count too: at this size they often pair wrong)
         t = np.nonzero(tiny)[0]
         if len(t):
             # only tiny blobs with a partner where a glyph's pip would be (a speck alone is dust)
@@ -157,9 +157,8 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
 
 
 def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
-           tag: int) -> tuple[list[Candidate], set[int]]:
-    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with pips below them; also the
-    positions used."""
+           tag: int) -> list[Candidate]:
+    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with pips below them."""
     dx = c[None, :, 0] - c[:, None, 0]  # dx[i, j] = c[j] - c[i]
     dy = c[None, :, 1] - c[:, None, 1]
     dist = np.hypot(dx, dy)
@@ -173,7 +172,7 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
     pair &= ~twin
     rows = np.nonzero(pair.any(axis=1))[0]
     if len(rows) == 0:
-        return [], set()
+        return []
     # a corner index stands in paper: its glyph has a few neighbours (pip, the other digit of a
     # "10", the next card's index in a row), never the crowd of a card back's lattice or of grain
     dr, rr = dist[rows], ratio[rows]
@@ -187,7 +186,7 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
         order = np.lexsort((-s[ii], crowd[ii]))[:MAX_PAIRS]
         ii, jj = ii[order], jj[order]
     if len(ii) == 0:
-        return [], set()
+        return []
     # all pairs at once: down = glyph → pip; a side-by-side neighbour of the glyph (across the down
     # vector, about as tall, not the pip) joins it as the other digit of a "10"
     down = np.stack([dx[ii, jj], dy[ii, jj]], axis=1) / dist[ii, jj][:, None]
@@ -206,11 +205,9 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
     side = np.abs(-rel_p[:, 0] * down[:, 1] + rel_p[:, 1] * down[:, 0])
     ok_pair = side <= 0.6 * s[ii] * (1 + has)
     out: list[Candidate] = []
-    used: set[int] = set()
     for n in np.nonzero(ok_pair)[0].tolist():
         i, j = int(ii[n]), int(jj[n])
         group = [i, int(other[n])] if has[n] else [i]
-        used.update((*group, j))
         g = gc[n]
         out.append(Candidate(
             (float((g[0] + c[j][0]) / 2), float((g[1] + c[j][1]) / 2)),
@@ -221,7 +218,7 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
             tuple(tag + int(idx[k]) + 1 for k in [*group, j]),
             int(crowd[i]),
         ))
-    return out, used
+    return out
 
 
 def find_indices(bgr: np.ndarray, max_components: int = 1500,

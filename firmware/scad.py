@@ -88,6 +88,16 @@ class Tile:
         return round(self.x1 - self.x0, 1), round(self.y1 - self.y0, 1)
 
 
+def _grid(prefix: str, xs: list[float], ys: list[float]) -> list[Tile]:
+    """The tiles between cuts ``xs`` (left to right) and ``ys`` (top to bottom), row by row.
+
+    >>> [t.name for t in _grid("lid", [0.0, 5.0, 9.0], [8.0, 0.0])]
+    ['lid-1', 'lid-2']
+    """
+    return [Tile(f"{prefix}-{j * (len(xs) - 1) + i + 1}", xs[i], ys[j + 1], xs[i + 1], ys[j])
+            for j in range(len(ys) - 1) for i in range(len(xs) - 1)]
+
+
 def _fmt(v: float) -> str:
     text = f"{v:.3f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
@@ -169,10 +179,7 @@ class BoardModel:
             gaps = self.gaps()  # cut in the gap nearest the middle
             mid = min(gaps, key=lambda g: abs(g - self.height / 2))
             ys = [self.height, mid, 0.0]
-        tiles = []
-        for j in range(len(ys) - 1):
-            for i in range(len(xs) - 1):
-                tiles.append(Tile(f"deck-{len(tiles) + 1}", xs[i], ys[j + 1], xs[i + 1], ys[j]))
+        tiles = _grid("deck", xs, ys)
         return tiles
 
     def lid_tiles(self) -> list[Tile]:
@@ -188,10 +195,7 @@ class BoardModel:
             others = [g for g in gaps if abs(g - deck_cut) > 1] or [self.band()[1] / 2]
             cut = min(others, key=lambda g: abs(g - self.height / 2))
             ys = [self.height, cut, 0.0]
-        tiles = []
-        for j in range(len(ys) - 1):
-            for i in range(len(xs) - 1):
-                tiles.append(Tile(f"lid-{len(tiles) + 1}", xs[i], ys[j + 1], xs[i + 1], ys[j]))
+        tiles = _grid("lid", xs, ys)
         for t in tiles:
             if max(t.size) > fit:
                 raise ValueError(f"{t.name} ({t.size[0]} x {t.size[1]} mm) does not fit the bed")

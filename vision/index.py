@@ -238,7 +238,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
                           c.labels, c.crowd)
                 for c in _find(img, max_components, levels, 1000 * k, None) if c.size * f > BIG_GLYPH]
         if back:
-            out += _fresh(back, [out])
+            out += _fresh(back, out)
     if not second_look:
         return out
     tiles = _small_tiles(bgr.shape[:2], np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
@@ -249,15 +249,14 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
                  for c in _find(crop, max_components, levels, t * len(levels), None)
                  if c.size <= 2 * SMALL_GLYPH + 4]  # a bigger glyph: the first look had it
         if found:
-            out += _fresh(found, [out])
+            out += _fresh(found, out)
     if len(out) > MAX_CANDIDATES:
         out = sorted(out, key=lambda c: (c.crowd, -c.size))[:MAX_CANDIDATES]
     return out
 
 
-def _fresh(found: list[Candidate], kept: list[list[Candidate]]) -> list[Candidate]:
-    """The candidates of ``found`` not already in ``kept`` (glyph and pip within 0.2 glyph sizes)."""
-    old = [c for group in kept for c in group]
+def _fresh(found: list[Candidate], old: list[Candidate]) -> list[Candidate]:
+    """The candidates of ``found`` not already in ``old`` (glyph and pip within 0.2 glyph sizes)."""
     if not old:
         return found
     a = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in found], np.float32)
@@ -309,5 +308,5 @@ def _find(bgr: np.ndarray, max_components: int, levels: tuple[tuple[int, int], .
         comps = ink_components(v, lit, level)
         found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components, notes)
         if found:
-            out += _fresh(found, [out])
+            out += _fresh(found, out)
     return out

@@ -50,6 +50,16 @@ def find_quads(bgr: np.ndarray, min_side: int = 40) -> list[np.ndarray]:
     return kept
 
 
+def inside(q: np.ndarray, p: tuple[float, float]) -> bool:
+    """Whether point ``p`` lies in (or on) the outline ``q`` ((4, 2) or any polygon).
+
+    >>> inside(np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]), (5, 5))
+    True
+    """
+    poly = q.reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
+
+
 def order_quad(q: np.ndarray) -> np.ndarray:
     """Corners clockwise starting top-left (image coordinates).
 

@@ -26,7 +26,7 @@ from vision.cnn import RANKS, SUITS, IndexNet
 from vision.image import load_image
 from vision.index import Candidate, find_indices
 from vision.patch import Pyramid, cut_patches
-from vision.quads import find_quads, order_quad
+from vision.quads import find_quads, inside, order_quad
 
 __all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards"]
 
@@ -134,12 +134,12 @@ def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_S
     glyph than the most confident one there (a big centre pip read as a rank, say)."""
     drop: set[int] = set()
     for q in quads:
-        inside = [k for k, s in enumerate(kept) if _inside(q, s.cand.center)]
-        if len(inside) < 2:
+        held = [k for k, s in enumerate(kept) if inside(q, s.cand.center)]
+        if len(held) < 2:
             continue
-        best = max(inside, key=lambda k: kept[k].conf)
+        best = max(held, key=lambda k: kept[k].conf)
         ref = kept[best].cand.size
-        for k in inside:
+        for k in held:
             if kept[k].card != kept[best].card and not (ref / 1.5 < kept[k].cand.size < ref * 1.5):
                 drop.add(k)
     return [s for k, s in enumerate(kept) if k not in drop]
@@ -150,10 +150,6 @@ def _quads(img: np.ndarray) -> list[np.ndarray]:
     if min(img.shape[:2]) < 400:
         return find_quads(img)
     return [q * 2 + 0.5 for q in find_quads(cv2.pyrDown(img), min_side=20)]
-
-
-def _inside(q: np.ndarray, p: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
 
 def read_cards(image_bgr: np.ndarray) -> Reading:
@@ -178,8 +174,8 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
     for name, group in by_card.items():
         best = max(group, key=lambda s: s.conf)
         # a card's outline holds its own indices and no other card's
-        quad = next((q for q in quads if _inside(q, best.cand.center) and not any(
-            _inside(q, o.cand.center) for other, og in by_card.items() if other != name for o in og)), None)
+        quad = next((q for q in quads if inside(q, best.cand.center) and not any(
+            inside(q, o.cand.center) for other, og in by_card.items() if other != name for o in og)), None)
         if quad is not None:
             cx, cy = quad.mean(axis=0)
             qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]

@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.index import find_indices
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches
+from vision.quads import inside
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -54,10 +55,6 @@ def index_down(quad: np.ndarray, k: int) -> np.ndarray:
 def _grown(quad: np.ndarray, f: float) -> np.ndarray:
     c = quad.mean(axis=0)
     return ((quad - c) * f + c).astype(np.float32)
-
-
-def _inside(quad: np.ndarray, p: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
 
 def candidate_pairs(img: np.ndarray) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -84,7 +81,7 @@ def label_pairs(scene, pairs) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[
         d = np.array(p) - np.array(g)
         d = d / max(float(np.linalg.norm(d)), 1e-6)
         for name, q, down in boxes:
-            if _inside(q, g) and _inside(q, p) and float(d @ down) > 0.85:
+            if inside(q, g) and inside(q, p) and float(d @ down) > 0.85:
                 ranks[n] = RANKS.index(name[0])
                 suits[n] = SUITS.index(name[1])
                 break

@@ -3,11 +3,12 @@
 Ink is whatever is much darker than the paper around it (each colour channel against its local
 maximum), so black and red print both count and light wood does not. The mask is taken at a few
 darkness levels, strict first: a strict level separates a glyph from the card's edge or a blur
-that joins them, a loose one catches faint, hazy or pale print. At each level, every component
-that could be a rank glyph is paired with a component below it of suit-pip size; the vector
-glyph → pip is the card's "down", which fixes any rotation. A glyph's side-by-side neighbour
-joins it (the "1" and "0" of a "10"). Only the geometry is returned: the network
-(:mod:`vision.cnn`) reads the upright patch cut from the photo itself (:mod:`vision.patch`).
+that joins them, a loose one catches faint, hazy or pale print, and the loose mask thinned by a
+pixel all round splits a glyph from its pip or the card's frame where blur has bridged them. At
+each level, every component that could be a rank glyph is paired with a component below it of
+suit-pip size; the vector glyph → pip is the card's "down", which fixes any rotation. A glyph's
+side-by-side neighbour joins it (the "1" and "0" of a "10"). Only the geometry is returned: the
+network (:mod:`vision.cnn`) reads the upright patch cut from the photo itself (:mod:`vision.patch`).
 
 >>> import numpy as np
 >>> find_indices(np.full((120, 160, 3), 200, np.uint8))
@@ -22,9 +23,10 @@ import cv2
 import numpy as np
 
 LOCAL = 31  # window (px) for the local paper brightness
-# (ink, core) darkness levels, 200 = as bright as the paper: ink is darker than the first, and
-# each ink blob holds a pixel darker than the second
-LEVELS: tuple[tuple[int, int], ...] = ((116, 90), (150, 120))
+# (ink, core, thin) darkness levels, 200 = as bright as the paper: ink is darker than the first,
+# each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin square
+Level = tuple[int, int, int]
+LEVELS: tuple[Level, ...] = ((116, 90, 1), (150, 120, 1), (150, 120, 3))
 MAX_PAIRS = 400  # per darkness level: a busy frame stops here (the least crowded glyphs first)
 MAX_CANDIDATES = 300  # per photo, the least crowded first (bounds the network's work)
 TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
@@ -33,6 +35,7 @@ MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 s
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 TILE = 64  # px: the grid for the second look
 MAX_TILED = 0.15  # at most this fraction of the image is looked at twice
+TILE_LEVELS = 1  # the second look uses the first this many levels
 COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to pair: halve it
 BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the full size may split them)
 MAX_GLYPH = 140  # px: bigger blobs are not paired at this size (a halving finds them)
@@ -64,8 +67,17 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     # each channel against its own local paper level (white balance by neighbourhood): black and
     # red print both fall well below 1 in their darkest channel, a colour cast does not
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (LOCAL, LOCAL))
-    paper3 = cv2.blur(cv2.dilate(bgr, kernel), (LOCAL, LOCAL))
+    # (the paper level is smooth: it is estimated at half size, a quarter of the work)
+    h, w = bgr.shape[:2]
+    if min(h, w) >= 4 * LOCAL:
+        half = LOCAL // 2 | 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (half, half))
+        small = cv2.resize(bgr, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
+        small = cv2.dilate(small, kernel)
+        paper3 = cv2.resize(cv2.blur(small, (half, half)), (w, h), interpolation=cv2.INTER_LINEAR)
+    else:
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (LOCAL, LOCAL))
+        paper3 = cv2.blur(cv2.dilate(bgr, kernel), (LOCAL, LOCAL))
     rel = cv2.divide(bgr, paper3, scale=200.0)
     b, g, r = cv2.split(rel)
     v = cv2.min(cv2.min(b, g), r)
@@ -80,18 +92,26 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 Components = tuple[int, np.ndarray, np.ndarray]  # count, stats, centroids (as OpenCV gives them)
 
 
-def ink_components(v: np.ndarray, lit: np.ndarray, level: tuple[int, int]) -> Components:
+def ink_components(v: np.ndarray, lit: np.ndarray, level: Level) -> Components:
     """Ink at one darkness level, as connected components (count, stats, centroids, as OpenCV
-    gives them): blobs darker than ``level[0]`` holding a core darker than ``level[1]``; blobs
-    without a core are given zero area.
+    gives them): blobs darker than ``level[0]`` holding a core darker than ``level[1]``, eroded by
+    a ``level[2]`` square; blobs without a core are given zero area.
 
     >>> import numpy as np
     >>> v = np.full((40, 40), 200, np.uint8); v[5:15, 5:9] = 40; v[25:30, 25:30] = 110
-    >>> n, stats, _ = ink_components(v, np.full_like(v, 255), (116, 90))
+    >>> n, stats, _ = ink_components(v, np.full_like(v, 255), (116, 90, 1))
     >>> n, sorted(int(a) for a in stats[1:, 4])
     (3, [0, 40])
+    >>> v[15:25, 6] = 130  # a blurred bridge of one pixel joins the two blobs...
+    >>> v[25, 6:25] = 130
+    >>> ink_components(v, np.full_like(v, 255), (150, 120, 1))[0]
+    2
+    >>> ink_components(v, np.full_like(v, 255), (150, 120, 3))[0]  # ...a thinned mask splits them
+    3
     """
     ink = cv2.bitwise_and(cv2.compare(v, level[0], cv2.CMP_LT), lit)
+    if level[2] > 1:
+        ink = cv2.erode(ink, np.ones((level[2], level[2]), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     strong = cv2.compare(v, level[1], cv2.CMP_LT)
     has_core = np.bincount(labels[(strong > 0) & (labels > 0)], minlength=n) > 0
@@ -222,13 +242,14 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
 
 
 def find_indices(bgr: np.ndarray, max_components: int = 1500,
-                 levels: tuple[tuple[int, int], ...] = LEVELS, second_look: bool = True) -> list[Candidate]:
+                 levels: tuple[Level, ...] = LEVELS, second_look: bool = True) -> list[Candidate]:
     """Every plausible (rank glyph, pip) pair in the image, once (a pair found at two darkness
     levels is kept from the stricter one). Halvings of the photo are searched too, for glyphs too big
     for the paper estimate's window (close-ups, tight crops). With ``second_look``, places holding
     tiny glyphs (small cards) are enlarged twice and looked at again."""
     notes = Notes([])
-    out = _find(bgr, max_components, levels, 0, notes)
+    dark = relative_darkness(bgr)
+    out = _find(dark, max_components, levels, 0, notes)
     # big glyphs (a close-up or a tight crop of one card) are looked for on halvings of the photo
     img, k = bgr, 0
     while min(img.shape[:2]) >= COARSE_MIN and k < 2:
@@ -236,17 +257,21 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
         f = 2.0**k
         back = [Candidate(_up(c.center, f), c.down, c.size * f, _up(c.rank_pos, f), _up(c.suit_pos, f),
                           c.labels, c.crowd)
-                for c in _find(img, max_components, levels, 1000 * k, None) if c.size * f > BIG_GLYPH]
+                for c in _find(relative_darkness(img), max_components, levels, 1000 * k, None)
+                if c.size * f > BIG_GLYPH]
         if back:
             out += _fresh(back, out)
     if not second_look:
         return out
     tiles = _small_tiles(bgr.shape[:2], np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
+    v, lit = dark
     for t, (x0, y0, x1, y1) in enumerate(tiles, 1):
-        crop = cv2.resize(bgr[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        # the darkness map enlarged, rather than the photo: the paper level is smooth anyway
+        crop = (cv2.resize(v[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR),
+                cv2.resize(lit[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
         found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
                            _half(c.suit_pos, x0, y0), c.labels, c.crowd)
-                 for c in _find(crop, max_components, levels, t * len(levels), None)
+                 for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None)
                  if c.size <= 2 * SMALL_GLYPH + 4]  # a bigger glyph: the first look had it
         if found:
             out += _fresh(found, out)
@@ -298,9 +323,10 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
             for x, y, bw, bh, _ in stats[1:n]]
 
 
-def _find(bgr: np.ndarray, max_components: int, levels: tuple[tuple[int, int], ...], tag0: int,
+def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tuple[Level, ...], tag0: int,
           notes: Notes | None) -> list[Candidate]:
-    v, lit = relative_darkness(bgr)
+    """Candidates from one darkness map (``relative_darkness``'s pair), level by level."""
+    v, lit = dark
     paper = cv2.compare(v, 120, cv2.CMP_GT)
     integral = cv2.integral(paper // 255)
     out: list[Candidate] = []

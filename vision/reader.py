@@ -1,7 +1,7 @@
 """Read the cards in a photo: the public API of the card reader.
 
 ``load_image`` decodes a photo (EXIF orientation honoured); ``read_cards`` finds every corner index
-(:mod:`vision.index`), classifies rank and suit (:mod:`vision.mlp`, model in ``vision/models``),
+(:mod:`vision.index`), classifies rank and suit (:mod:`vision.cnn`, model in ``vision/models``),
 merges the two indices of one card (a deck has no duplicates), attaches card outlines
 (:mod:`vision.quads`) and reports cards below the confidence threshold as unreadable.
 

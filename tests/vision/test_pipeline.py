@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.index import find_indices
+from vision.index import LEVELS, find_indices
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
 from vision.synth.compose import place, table_image
 from vision.synth.decks import procedural_deck
@@ -82,3 +83,20 @@ def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
     a = face[..., 3:4] / 255.0
     img = (face[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
     assert [c.card for c in read_cards(img).cards] == ["QD"]
+
+
+def test_a_glyph_bridged_to_its_pip_by_blur_is_split_by_the_thinned_level():
+    # a faint "0" (ink only at the loose level) joined to its pip by a one-pixel grey bridge, as
+    # blur leaves them: the loose level sees one blob; thinned by a pixel it is a glyph and a pip
+    img = np.full((160, 160, 3), 220, np.uint8)
+    cv2.rectangle(img, (70, 50), (83, 69), (130, 130, 130), 4)  # the glyph, 14 x 20, 4 px strokes
+    cv2.fillConvexPoly(img, np.int32([[76, 78], [83, 86], [76, 94], [69, 86]]), (40, 40, 40))  # the pip
+    cv2.line(img, (76, 70), (76, 78), (154, 154, 154), 1)  # the bridge
+
+    def pairs(levels):
+        return [c for c in find_indices(img, levels=levels, second_look=False)
+                if np.hypot(c.rank_pos[0] - 76.5, c.rank_pos[1] - 59.5) < 3
+                and np.hypot(c.suit_pos[0] - 76, c.suit_pos[1] - 86) < 3]
+
+    assert not pairs(tuple(lv for lv in LEVELS if lv[2] == 1))
+    assert pairs(LEVELS)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from vision.synth.cards import ALL_CARDS, is_red
-from vision.synth.decks import procedural_deck
+from vision.synth.decks import ProceduralDeck, load_decks, procedural_deck
 from vision.synth.index_box import measure_indices
-from vision.synth.procedural import N_STYLES
+from vision.synth.procedural import N_STYLES, font_files
 
 
 def _iou(a, b):
@@ -60,3 +60,34 @@ def test_bad_card_code_is_refused():
 def test_back_exists():
     back = procedural_deck().back(80)
     assert back is not None and back.shape[1] == 80 and back.shape[2] == 4
+
+
+FONT_STYLES = range(N_STYLES, N_STYLES + len(font_files()))
+
+
+@pytest.mark.skipif(not font_files(), reason="no DejaVu or Liberation fonts installed")
+@pytest.mark.parametrize("style", FONT_STYLES)
+def test_font_styles_draw_the_index_where_they_say(style, ink_ok):
+    """Each TrueType style draws its rank in its own face; the box measured from the ink is the
+    box drawn, and it holds ink of the suit's colour."""
+    deck = ProceduralDeck(style)
+    for card in ("TH", "7S", "QD", "AC"):
+        drawn = deck.indices(card)
+        measured = measure_indices(deck.master(card))
+        assert len(measured) == 2, card
+        for d, m in zip(drawn, measured, strict=True):
+            assert _iou(d, m) > 0.8, (card, d, m)
+        face = deck.render(card, 300)
+        h, w = face.shape[:2]
+        x0, y0, x1, y1 = drawn[0]
+        patch = face[int(y0 * h) : int(np.ceil(y1 * h)), int(x0 * w) : int(np.ceil(x1 * w)), :3]
+        assert ink_ok(patch, is_red(card)) and not ink_ok(patch, not is_red(card)), card
+
+
+@pytest.mark.skipif(not font_files(), reason="no DejaVu or Liberation fonts installed")
+def test_font_styles_differ_and_train_only():
+    glyphs = {ProceduralDeck(s).master("7S")[:120, :80, :3].tobytes() for s in FONT_STYLES}
+    assert len(glyphs) == len(FONT_STYLES)
+    decks = {d.name: d.split for d in load_decks(procedural=True) if d.name.startswith("procedural")}
+    assert all(decks[f"procedural-{s}"] == "train" for s in FONT_STYLES)
+    assert decks[f"procedural-{N_STYLES - 1}"] == "val"

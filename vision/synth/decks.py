@@ -30,7 +30,7 @@ import numpy.typing as npt
 from vision.synth import svg
 from vision.synth.cards import ALL_CARDS, check_card
 from vision.synth.index_box import Box, measure_indices
-from vision.synth.procedural import MASTER_W, N_STYLES, draw_face
+from vision.synth.procedural import MASTER_W, N_STYLES, draw_face, font_files
 
 BGRA = npt.NDArray[np.uint8]
 
@@ -356,7 +356,8 @@ def load_decks(
 
     ``include``: deck names to keep (default: every deck the catalogue keeps); ``split``:
     ``"train"`` or ``"val"`` to get only that part; ``procedural``: add the OpenCV-drawn decks
-    (styles 0..N-1, all in the train split, except style 7 in val) to the list.
+    (styles 0..N-1, all in the train split, except style 7 in val, and a train style for each
+    installed TrueType face of ``procedural.FONT_FILES``) to the list.
     Missing packages are skipped silently; ``load_decks()`` may return [] on a bare machine.
     """
     if split not in (None, "train", "val"):
@@ -376,7 +377,7 @@ def load_decks(
             if f is not None:
                 decks.append(ArtworkDeck(info, f))
     if procedural or (wanted is not None and any(n.startswith("procedural-") for n in wanted)):
-        for style in range(N_STYLES):
+        for style in range(N_STYLES + len(font_files())):
             d = ProceduralDeck(style, split="val" if style == N_STYLES - 1 else "train")
             if wanted is not None and not procedural and d.name not in wanted:
                 continue

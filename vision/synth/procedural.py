@@ -27,6 +27,30 @@ _FONTS = [
     cv2.FONT_HERSHEY_COMPLEX,
 ]
 N_STYLES = 8
+# rank glyphs in TrueType faces too (Debian fonts-dejavu-core and fonts-liberation; training only,
+# nothing ships): card decks print their indices in many typefaces, and the network should read a
+# 7 as a 7 in any of them. Style N_STYLES + k uses the k-th of these that is installed.
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation")
+FONT_FILES = (
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-ExtraLight.ttf", "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSansMono.ttf", "DejaVuSerif.ttf", "DejaVuSerifCondensed-Bold.ttf", "LiberationSans-Bold.ttf",
+    "LiberationSansNarrow-Regular.ttf", "LiberationSerif-Regular.ttf", "LiberationSerif-Bold.ttf",
+    "LiberationMono-Bold.ttf",
+)
+
+
+def font_files() -> list[str]:
+    """The TrueType faces of ``FONT_FILES`` installed here (paths), in that order."""
+    import os
+
+    out = []
+    for name in FONT_FILES:
+        for d in FONT_DIRS:
+            path = os.path.join(d, name)
+            if os.path.exists(path):
+                out.append(path)
+                break
+    return out
 
 # pip layouts for number cards, (x, y) in a unit box; y > 0.5 are drawn upside down
 _LAYOUT: dict[int, list[tuple[float, float]]] = {
@@ -47,6 +71,8 @@ _LAYOUT: dict[int, list[tuple[float, float]]] = {
 
 
 def _style(style: int) -> dict[str, object]:
+    if style >= N_STYLES:
+        return _font_style(style)
     rng = np.random.default_rng(1000 + style)
     paper = (255, 255, 255) if style % 3 else tuple(int(v) for v in (rng.integers(225, 245), 245, 250))
     return {
@@ -60,7 +86,43 @@ def _style(style: int) -> dict[str, object]:
         "index_y": float(rng.uniform(0.03, 0.06)),
         "radius": float(rng.uniform(0.035, 0.07)),
         "border": bool(style % 2),
+        "ttf": None,
+        "gap": 0.3,  # pip below the glyph, in glyph heights
+        "pip": 0.85,  # pip height / glyph height
     }
+
+
+def _font_style(style: int) -> dict[str, object]:
+    """A TrueType style: one of ``font_files()``, with its own index size, gap and pip size."""
+    fonts = font_files()
+    if not fonts:
+        raise ValueError("no TrueType fonts installed for the font styles (apt install fonts-dejavu-core)")
+    st = _style(style % N_STYLES)
+    rng = np.random.default_rng(2000 + style)
+    st.update(
+        ttf=fonts[(style - N_STYLES) % len(fonts)],
+        index_h=float(rng.uniform(0.05, 0.09)),
+        gap=float(rng.uniform(0.12, 0.4)),
+        pip=float(rng.uniform(0.6, 0.95)),
+    )
+    return st
+
+
+def _ttf_text(text: str, path: str, height: float, squeeze: float) -> npt.NDArray[np.float32]:
+    """``text`` in the TrueType face at ``path``, as an ink mask 0-1 cropped to the ink and
+    scaled to ``height`` px (``squeeze`` narrows it)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(path, 160)
+    x0, y0, x1, y1 = font.getbbox(text)
+    im = Image.new("L", (x1 - x0 + 8, y1 - y0 + 8), 0)
+    ImageDraw.Draw(im).text((4 - x0, 4 - y0), text, fill=255, font=font)
+    a = np.asarray(im, np.float32) / 255
+    ys, xs = np.nonzero(a > 0.1)
+    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    f = height / a.shape[0]
+    size = (max(1, round(a.shape[1] * f * squeeze)), max(1, round(height)))
+    return np.clip(cv2.resize(a, size, interpolation=cv2.INTER_AREA), 0, 1)
 
 
 def draw_pip(
@@ -117,6 +179,18 @@ def _draw_index(
     thick = int(st["thick"])  # type: ignore[call-overload]
     text = _rank_text(card[0])
     th = float(st["index_h"]) * h  # type: ignore[arg-type]
+    if st["ttf"]:
+        mask = _ttf_text(text, str(st["ttf"]), th, 0.8 if len(text) == 2 else 1.0)
+        x0 = round(float(st["index_x"]) * w)  # type: ignore[arg-type]
+        y0 = round(float(st["index_y"]) * h)  # type: ignore[arg-type]
+        mh, mw = mask.shape
+        roi = img[y0:y0 + mh, x0:x0 + mw].astype(np.float32)
+        a = mask[..., None]
+        img[y0:y0 + mh, x0:x0 + mw] = (roi * (1 - a) + np.float32(color) * a).round().astype(np.uint8)
+        pip = th * float(st["pip"])  # type: ignore[arg-type]
+        draw_pip(img, card[1], (x0 + max(mw, pip) / 2, y0 + th * (1 + float(st["gap"])) + pip / 2),  # type: ignore[arg-type]
+                 pip, color)
+        return
     (tw, tht), _ = cv2.getTextSize(text, font, 1.0, thick)
     scale = th / tht
     (tw, tht), _ = cv2.getTextSize(text, font, scale, thick)

@@ -31,6 +31,7 @@ MAX_PAIRS = 400  # per darkness level: a busy frame stops here (the least crowde
 MAX_CANDIDATES = 300  # per photo, the least crowded first (bounds the network's work)
 TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
 MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is texture, not an index
+MAX_PIPS = 3  # a glyph is paired with its nearest few pip-like blobs at most
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 TILE = 64  # px: the grid for the second look
@@ -201,6 +202,13 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
     lattice = ((dr < 3 * s[rows, None]) & (rr > 0.6) & (rr < 1.7)).sum(axis=1) - 1
     busy = rows[(crowd[rows] > MAX_CROWD) | (lattice > MAX_LATTICE)]
     pair[busy] = False
+    # a glyph's own pip is among its nearest partners: in a tight row the next cards' pips are
+    # further off, diagonally; keep the nearest few only
+    many = rows[pair[rows].sum(axis=1) > MAX_PIPS]
+    if len(many):
+        d = np.where(pair[many], dist[many], np.inf)
+        cut = np.partition(d, MAX_PIPS - 1, axis=1)[:, MAX_PIPS - 1:MAX_PIPS]
+        pair[many] &= d <= cut
     ii, jj = np.nonzero(pair)
     if len(ii) > MAX_PAIRS:
         order = np.lexsort((-s[ii], crowd[ii]))[:MAX_PAIRS]

@@ -288,7 +288,8 @@ def _place_group(rng: np.random.Generator, layout: str, k: int, cw: float, ch: f
     """Card centres and angles (in the table plane, around 0,0) for a group layout."""
     out = []
     if layout == "row":
-        step = cw * rng.uniform(idx_right + 0.08, min(0.6, idx_right + 0.3))
+        # as tight as a spread deck (the next card's edge just past the index) to loose
+        step = cw * rng.uniform(idx_right + 0.03, min(0.6, idx_right + 0.3))
         for i in range(k):
             out.append((i * step, rng.uniform(-0.03, 0.03) * ch, rng.uniform(-0.04, 0.04)))
     elif layout == "fan":
@@ -299,7 +300,7 @@ def _place_group(rng: np.random.Generator, layout: str, k: int, cw: float, ch: f
                 a = (i - (k - 1) / 2) * delta
                 out.append((pivot * np.sin(a), pivot - pivot * np.cos(a) - 0, a))
         else:  # spread for the show
-            step = cw * rng.uniform(max(0.3, idx_right + 0.08), 0.75)
+            step = cw * rng.uniform(max(0.2, idx_right + 0.03), 0.75)
             for i in range(k):
                 out.append((i * step, rng.uniform(-0.08, 0.08) * ch, rng.uniform(-0.12, 0.12)))
     else:
@@ -387,7 +388,7 @@ def render_scene(
                     placements.append(("back" if layout == "empty" else cards[i], q))
                     break
     else:
-        k = int(rng.integers(2, 9)) if layout == "row" else int(rng.integers(3, 7))
+        k = int(rng.integers(2, 12)) if layout == "row" else int(rng.integers(3, 7))
         if layout == "hand":
             k = 4
         group_layout = "row" if layout == "row" else "fan"

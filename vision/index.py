@@ -27,8 +27,8 @@ LOCAL = 31  # window (px) for the local paper brightness
 # each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin square
 Level = tuple[int, int, int]
 LEVELS: tuple[Level, ...] = ((116, 90, 1), (150, 120, 1), (150, 120, 3))
-MAX_PAIRS = 400  # per darkness level: a busy frame stops here (the least crowded glyphs first)
-MAX_CANDIDATES = 300  # per photo, the least crowded first (bounds the network's work)
+MAX_PAIRS = 1000  # per darkness level: a busy frame stops here (the least crowded glyphs first)
+MAX_CANDIDATES = 1000  # per photo, the least crowded first (bounds the network's work)
 TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
 MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is texture, not an index
 MAX_PIPS = 3  # a glyph is paired with its nearest few pip-like blobs at most

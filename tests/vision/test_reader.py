@@ -58,6 +58,16 @@ def test_overlapping_row_reads_every_index(make_scene):
     assert all(c.quad is None or c.card == row[-1] for c in reading.cards)  # only the top card is whole
 
 
+def test_a_whole_deck_spread_in_four_tight_rows(make_scene):
+    # a deck spread suit by suit, each card showing only its index strip: 52 cards, each once
+    layout = [(rank + suit, 120 + 33 * k, 150 + 176 * r, 0)
+              for r, suit in enumerate("SHDC") for k, rank in enumerate("A23456789TJQK")]
+    reading = read_cards(make_scene(layout, width=110, size=(900, 1600)))
+    read = names(reading)
+    assert len(read) == len(set(read)) and set(read) <= {n for n, *_ in layout}
+    assert len(read) >= 50
+
+
 def test_to_json_format(make_scene):
     reading = read_cards(make_scene([("5H", 640, 360, 10)], width=200))
     out = reading.to_json("t.png", 1280, 720)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("companion")
+DECK_FILE = "deck.npz"  # a taught deck in the data folder (crib vision teach --out)
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -175,8 +176,11 @@ class Companion:
     """
 
     def __init__(self, store: Any, *, leds: str = "none", board_tracks: int | None = None,
-                 board_laps: int = 1, demo: bool = False, animate: bool | None = None) -> None:
+                 board_laps: int = 1, demo: bool = False, animate: bool | None = None,
+                 deck_path: Path | None = None) -> None:
         self.store = store
+        self.deck_path = deck_path  # a taught deck (crib vision teach), used when the file is there
+        self._deck: tuple[float, Any] | None = None
         self.leds_spec = leds
         self.board_tracks = board_tracks
         self.board_laps = board_laps
@@ -208,7 +212,8 @@ class Companion:
         store = GameStore(config.data_dir / "games.sqlite3")
         try:
             companion = cls(store, leds=config.leds, board_tracks=config.board_tracks,
-                            board_laps=config.board_laps, demo=config.demo)
+                            board_laps=config.board_laps, demo=config.demo,
+                            deck_path=config.data_dir / DECK_FILE)
         except Exception:
             store.close()
             raise
@@ -445,8 +450,28 @@ class Companion:
             from vision.reader import load_image, read_cards
         except Exception as exc:  # missing module, OpenCV trouble, a model file missing
             raise VisionUnavailable(f"{type(exc).__name__}: {exc}") from exc
-        reading = read_cards(load_image(image))
+        reading = read_cards(load_image(image), deck=self._taught_deck())
         return reading.to_json()  # type: ignore[no-any-return]
+
+    def _taught_deck(self) -> Any:
+        """The taught deck in the data folder, reloaded when the file changes; None without one
+        (or when it cannot be read: the page still reads cards, with the network alone)."""
+        if self.deck_path is None:
+            return None
+        try:
+            mtime = self.deck_path.stat().st_mtime
+        except OSError:
+            return None
+        if self._deck is None or self._deck[0] != mtime:
+            from cribbage.errors import CribbageError
+            from vision.taught import TaughtDeck
+
+            try:
+                self._deck = (mtime, TaughtDeck.load(self.deck_path))
+            except CribbageError as exc:
+                log.warning("taught deck not used: %s", exc)
+                self._deck = (mtime, None)
+        return self._deck[1]
 
     def status(self) -> dict[str, Any]:
         leds = self.leds_spec.partition(":")[0] if self._worker is not None else "none"

@@ -27,8 +27,9 @@ from vision.image import load_image
 from vision.index import Candidate, find_indices
 from vision.patch import Pyramid, cut_patches
 from vision.quads import find_quads, inside, order_quad
+from vision.taught import TaughtDeck
 
-__all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards"]
+__all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
 
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
@@ -93,14 +94,19 @@ class _Scored:
     cand: Candidate
     card: str
     conf: float
+    patch: np.ndarray
 
 
-def _score(img: np.ndarray, cands: list[Candidate]) -> list[_Scored]:
-    """Classify each candidate's upright index patch; keep those the network calls a card."""
+def _score(img: np.ndarray, cands: list[Candidate], deck: TaughtDeck | None = None) -> list[_Scored]:
+    """Classify each candidate's upright index patch; keep those the network calls a card. With a
+    taught deck, a patch close to one of its indices is sharpened toward that card."""
     if not cands:
         return []
     net = IndexNet.load()
-    pr, ps = net.predict(cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos) for c in cands]))
+    x = cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos) for c in cands])
+    pr, ps = net.predict(x)
+    if deck is not None:
+        pr = deck.sharpen(pr, x)
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
@@ -109,7 +115,7 @@ def _score(img: np.ndarray, cands: list[Candidate]) -> list[_Scored]:
         conf = float(pr[k, r] * ps[k, s])
         if conf < MIN_EVIDENCE:
             continue
-        out.append(_Scored(c, RANKS[r] + SUITS[s], conf))
+        out.append(_Scored(c, RANKS[r] + SUITS[s], conf, x[k]))
     return out
 
 
@@ -152,15 +158,27 @@ def _quads(img: np.ndarray) -> list[np.ndarray]:
     return [q * 2 + 0.5 for q in find_quads(cv2.pyrDown(img), min_side=20)]
 
 
-def read_cards(image_bgr: np.ndarray) -> Reading:
-    """Every card whose corner index shows in ``image_bgr`` (BGR uint8), each once."""
+def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading:
+    """Every card whose corner index shows in ``image_bgr`` (BGR uint8), each once; ``deck``: the
+    players' own deck, taught with :mod:`vision.taught` (optional)."""
+    return _read(image_bgr, deck)[0]
+
+
+def read_with_patches(image_bgr: np.ndarray,
+                      deck: TaughtDeck | None = None) -> tuple[Reading, dict[str, np.ndarray]]:
+    """:func:`read_cards`, and for each card read the upright index patches read as it (N, 3, 40, 24)
+    (what :func:`vision.taught.teach` keeps)."""
+    return _read(image_bgr, deck)
+
+
+def _read(image_bgr: np.ndarray, deck: TaughtDeck | None) -> tuple[Reading, dict[str, np.ndarray]]:
     IndexNet.load()  # once per process, and not part of the reading time
     t0 = time.perf_counter()
     h, w = image_bgr.shape[:2]
     scale = min(1.0, MAX_SIDE / max(h, w))
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-    kept = _suppress(_score(img, find_indices(img)))
+    kept = _suppress(_score(img, find_indices(img), deck))
     quads = _quads(img) if kept else []
     kept = _one_scale_per_card(kept, quads)
     reading = Reading(width=w, height=h)
@@ -195,4 +213,4 @@ def read_cards(image_bgr: np.ndarray) -> Reading:
                 reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
     reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
     reading.ms = (time.perf_counter() - t0) * 1000
-    return reading
+    return reading, {name: np.stack([s.patch for s in g]) for name, g in by_card.items()}

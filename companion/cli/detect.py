@@ -4,6 +4,8 @@ $ crib detect table.jpg --json
 {"image": "table.jpg", "width": 1280, "height": 960, "cards": [{"card": "5H", ...}], ...}
 $ crib check hand.jpg --json        (the card lying apart is the starter)
 $ crib vision eval ../shared/datasets/cards-real-dev --out /tmp/vision-report
+$ crib vision teach clubs.jpg diamonds.jpg hearts.jpg spades.jpg --out deck.npz --cards all
+$ crib detect table.jpg --deck deck.npz        (read with the taught deck)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="print JSON (one object per line)")
+    p.add_argument("--deck", metavar="FILE", help="a taught deck (crib vision teach) to read with")
     p.set_defaults(handler=run_detect)
 
     p = sub.add_parser(
@@ -38,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--starter", "-s", metavar="CARD", help="the starter card (if not read apart)")
     p.add_argument("--crib", action="store_true", help="count as the crib")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--deck", metavar="FILE", help="a taught deck (crib vision teach) to read with")
     p.set_defaults(handler=run_check)
 
     p = sub.add_parser("vision", help="measure the card reader", description="Card reader tools.")
@@ -55,22 +59,50 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--json", action="store_true", help="print the full report as JSON")
     e.set_defaults(handler=run_eval)
 
+    t = vsub.add_parser(
+        "teach",
+        help="teach the reader your own deck (optional)",
+        description="Read photos of your deck (cards apart, face up, a suit or so a photo) and keep "
+        "the corner indices read, so later readings of this deck are surer. With --cards, the "
+        "cards the photos hold (or 'all'): every reading of one of them is kept and the ones never "
+        "read are listed; without, only readings the reader is sure of. Optional: the reader works "
+        "without it. Put the file in crib serve's data folder as deck.npz for the page to use it.",
+        epilog="example: crib vision teach clubs.jpg diamonds.jpg hearts.jpg spades.jpg "
+        "--cards all --out deck.npz",
+    )
+    t.add_argument("images", nargs="+", metavar="IMAGE")
+    t.add_argument("--out", metavar="FILE", required=True, help="where to write the taught deck (.npz)")
+    t.add_argument("--cards", metavar="CARDS", help="the cards in the photos ('AS 2S 3S ...' or 'all')")
+    t.add_argument("--add", action="store_true", help="add to the deck already in --out")
+    t.add_argument("--json", action="store_true", help="print what was taught as JSON")
+    t.set_defaults(handler=run_teach)
 
-def _detect_one(path: str) -> dict[str, Any]:
+
+def _detect_one(path: str, deck: Any = None) -> dict[str, Any]:
     from vision.reader import load_image, read_cards
 
     img = load_image(path)
-    reading = read_cards(img)
+    reading = read_cards(img, deck=deck)
     return reading.to_json(path, img.shape[1], img.shape[0])
+
+
+def _deck(args: argparse.Namespace) -> Any:
+    """The taught deck named by ``--deck`` (a bad file is a usage error), or None."""
+    if not getattr(args, "deck", None):
+        return None
+    from vision.taught import TaughtDeck
+
+    return TaughtDeck.load(args.deck)
 
 
 def run_detect(args: argparse.Namespace) -> int:
     from cribbage.errors import CribbageError
 
     status = 0
+    deck = _deck(args)
     for path in args.images:
         try:
-            result = _detect_one(path)
+            result = _detect_one(path, deck)
         except CribbageError as exc:
             if len(args.images) == 1:
                 raise
@@ -94,7 +126,7 @@ def run_check(args: argparse.Namespace) -> int:
     from cribbage.show import score_hand
     from vision.hand import apart
 
-    result = _detect_one(args.image)
+    result = _detect_one(args.image, _deck(args))
     read = result["cards"]
     names = [c["card"] for c in read]
     if result["unreadable"]:
@@ -176,4 +208,46 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"time per image: {report['ms_per_image_mean']} ms; images with a miss: {len(report['misses'])}")
     if args.out:
         print(f"miss report: {Path(args.out) / 'index.html'}")
+    return 0
+
+
+def run_teach(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cribbage.cards import parse_cards
+    from vision.reader import load_image
+    from vision.taught import CARDS, TaughtDeck, teach
+
+    cards = None
+    if args.cards is not None:
+        if args.cards.strip().lower() == "all":
+            cards = list(CARDS)
+        else:
+            cards = [c.name for c in parse_cards(args.cards)]
+            if not cards:
+                raise UsageError("--cards is a list of cards ('AS 2S 3S') or 'all'")
+    out = Path(args.out)
+    earlier = TaughtDeck.load(out) if args.add and out.exists() else None
+    if out.suffix != ".npz":
+        raise UsageError(f"--out {out}: the taught deck is a .npz file")
+    images = [(path, load_image(path)) for path in args.images]  # every photo opens before any work
+    lesson = teach(images, cards=cards, add_to=earlier)
+    if not lesson.deck.cards:
+        raise UsageError("no card was read in those photos: nothing taught (lay the cards apart, "
+                         "face up, in good light, and photograph them from above)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp.npz")
+    lesson.deck.save(tmp)
+    tmp.replace(out)  # a crash mid-write leaves the old deck whole
+    known = lesson.deck.known()
+    missing = sorted({c for v in lesson.missing.values() for c in v}, key=CARDS.index)
+    if args.json:
+        print_json({"out": str(out), "taught": known, "per_image": lesson.taught, "missing": missing,
+                    "indices": len(lesson.deck.cards)})
+        return 0
+    for path, here in lesson.taught.items():
+        print(f"{path}: {' '.join(here) or 'nothing taught'}")
+    print(f"taught {len(known)} of 52 cards ({len(lesson.deck.cards)} corner indices) -> {out}")
+    if missing:
+        print(f"never read, photograph again: {' '.join(missing)}")
     return 0

@@ -35,6 +35,6 @@ def scene(cards: list[tuple[str, float, float, float]], width: float = 150, seed
     return mild(img, rng)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def make_scene():
     return scene

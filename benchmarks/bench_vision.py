@@ -2,7 +2,9 @@
 
 Run: ``.venv/bin/python benchmarks/bench_vision.py [--synth N]``. One OpenCV thread
 (``cv2.setNumThreads(1)``). ``--synth N`` also renders N scenes of the held-out decks
-(``vision.synth`` split ``val``, seed 11, never trained on) and reads them.
+(``vision.synth`` split ``val``, seed 11, never trained on) and reads them; with ``--teach`` each
+held-out deck is also taught from four clean photos of its suits (``vision.taught``) and its scenes
+read again with the taught deck.
 Figures the issue asks for: under 60 ms per 1280x720 frame with up to 12 cards; on
 ``../shared/datasets/cards-real-dev`` (read when present) card recall >= 98% and precision >= 99.5%
 on the table photos and no card on any empty webcam frame.
@@ -53,6 +55,7 @@ def frame(seed: int, n: int = 12) -> tuple[np.ndarray, list[str]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--synth", type=int, default=0, help="held-out synthetic scenes to read too")
+    ap.add_argument("--teach", action="store_true", help="with --synth: also read them with taught decks")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"card-reader benchmark, one OpenCV thread, OpenCV {cv2.__version__}")
@@ -78,7 +81,7 @@ def main() -> int:
           f"read {tp}/{total}, {fp} wrong")
     print(f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times grow with it)")
     if args.synth:
-        held_out(args.synth)
+        held_out(args.synth, args.teach)
     if not DEV.is_dir():
         print(f"{DEV} not present: real-photo figures skipped")
         return 0
@@ -89,7 +92,7 @@ def main() -> int:
     return 0
 
 
-def held_out(n: int) -> None:
+def held_out(n: int, taught: bool = False) -> None:
     """Render ``n`` scenes of the held-out decks and print the reader's figures on them."""
     from vision.evaluate import evaluate
     from vision.synth.make_dataset import main as make_dataset
@@ -99,7 +102,42 @@ def held_out(n: int) -> None:
             make_dataset(["--out", tmp, "--n", str(n), "--seed", "11", "--split", "val"])
         report = evaluate(Path(tmp))
         show(report, f"held-out synthetic decks ({n} scenes)")
-        by_width(json.loads((Path(tmp) / "labels.json").read_text()), report)
+        labels = json.loads((Path(tmp) / "labels.json").read_text())
+        by_width(labels, report)
+        if taught:
+            teach_figures(Path(tmp), labels)
+
+
+def teach_figures(folder: Path, labels: dict) -> None:
+    """Per held-out deck: teach it from four clean photos (13 cards apart each), then read its
+    scenes with and without the taught deck."""
+    from vision.taught import teach
+
+    for deck in load_decks(split="val"):
+        rng = np.random.default_rng(5)
+        photos = []
+        for suit in "SHDC":
+            img = table_image(rng, 900, 1600)
+            for k, rank in enumerate("A23456789TJQK"):
+                place(img, deck.render(rank + suit, 300), (130 + (k % 7) * 210, 220 + (k // 7) * 420), 150,
+                      float(rng.uniform(-8, 8)), rng, tilt=0.03)
+            photos.append((suit, finish(img, rng, glare=False)))
+        lesson = teach(photos, cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
+        counts = {"without": [0, 0, 0], "taught": [0, 0, 0]}  # right, wrong, truth
+        for name, rec in labels.items():
+            if rec.get("deck") != deck.name:
+                continue
+            img = cv2.imread(str(folder / name))
+            for mode, with_deck in (("without", None), ("taught", lesson.deck)):
+                got = {c.card for c in read_cards(img, deck=with_deck).cards}
+                truth = set(rec["cards"])
+                counts[mode][0] += len(got & truth)
+                counts[mode][1] += len(got - truth)
+                counts[mode][2] += len(truth)
+        figures = ", ".join(f"{m} recall {c[0] / max(c[2], 1):.3f} precision {c[0] / max(c[0] + c[1], 1):.3f}"
+                            for m, c in counts.items())
+        print(f"  taught {deck.name} ({len(lesson.deck.known())} cards, {counts['taught'][2]} in scenes): "
+              f"{figures}")
 
 
 def by_width(labels: dict, report: dict) -> None:

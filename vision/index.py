@@ -35,6 +35,7 @@ MAX_PIPS = 3  # a glyph is paired with its nearest few pip-like blobs at most
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 TILE = 64  # px: the grid for the second look
+TILE_MARGIN = 24  # px looked at round the cells chosen
 MAX_TILED = 0.15  # at most this fraction of the image is looked at twice
 TILE_LEVELS = 1  # the second look uses the first this many levels
 COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to pair: halve it
@@ -129,7 +130,7 @@ class Notes:
 
 
 def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
-           max_components: int, notes: Notes | None = None) -> list[Candidate]:
+           max_components: int, notes: Notes | None = None, inner: bool = False) -> list[Candidate]:
     """Glyph/pip pairs among the ink components of one level."""
     n, stats, cents = comps
     if n <= 1:
@@ -141,6 +142,9 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     fill = area / (w * h)
     ok = (size >= 4) & (area >= 6) & (fill > 0.12) & (fill < 0.97)
     ok &= (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))) < 7
+    if inner:  # a cut-out: a blob its edge cuts is not its true shape, and the whole photo had it
+        x, y = stats[1:, 0], stats[1:, 1]
+        ok &= (x > 0) & (y > 0) & (x + w < paper.shape[1]) & (y + h < paper.shape[0])
     idx = np.nonzero(ok)[0]
     if len(idx) == 0:
         return []
@@ -227,6 +231,12 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
     near[np.arange(len(jj)), jj] = False
     has = near.any(axis=1)
     other = near.argmax(axis=1)
+    # a glyph beside the glyph may also be the next card's, a card-width step along a tight row:
+    # then the pair is offered alone too, and the network reads whichever is an index
+    both = np.nonzero(has)[0]
+    ii, jj, other = (np.concatenate([a, a[both]]) for a in (ii, jj, other))
+    down = np.concatenate([down, down[both]])
+    has = np.concatenate([has, np.zeros(len(both), bool)])
     gc = np.where(has[:, None], (c[ii] + c[other]) / 2, c[ii])
     # the pip must sit below the glyph (group) centre, not off to one side
     rel_p = c[jj] - gc
@@ -279,7 +289,7 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
                 cv2.resize(lit[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
         found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
                            _half(c.suit_pos, x0, y0), c.labels, c.crowd)
-                 for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None)
+                 for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None, inner=True)
                  if c.size <= 2 * SMALL_GLYPH + 4]  # a bigger glyph: the first look had it
         if found:
             out += _fresh(found, out)
@@ -325,22 +335,23 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
         order = np.argsort(-cells, axis=None, kind="stable")[:budget]
         busy = np.zeros_like(busy)
         busy.flat[order] = True
-    grown = cv2.dilate(busy.astype(np.uint8), np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-    return [(int(x) * TILE, int(y) * TILE, min(w, int(x + bw) * TILE), min(h, int(y + bh) * TILE))
-            for x, y, bw, bh, _ in stats[1:n]]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(busy.astype(np.uint8), connectivity=8)
+    m = TILE_MARGIN  # an index astride a cell's edge is whole in the margin
+    return [(max(0, int(x) * TILE - m), max(0, int(y) * TILE - m), min(w, int(x + bw) * TILE + m),
+             min(h, int(y + bh) * TILE + m)) for x, y, bw, bh, _ in stats[1:n]]
 
 
 def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tuple[Level, ...], tag0: int,
-          notes: Notes | None) -> list[Candidate]:
-    """Candidates from one darkness map (``relative_darkness``'s pair), level by level."""
+          notes: Notes | None, inner: bool = False) -> list[Candidate]:
+    """Candidates from one darkness map (``relative_darkness``'s pair), level by level; ``inner``:
+    the map is a cut-out, so blobs touching its edge are left out."""
     v, lit = dark
     paper = cv2.compare(v, 120, cv2.CMP_GT)
     integral = cv2.integral(paper // 255)
     out: list[Candidate] = []
     for k, level in enumerate(levels):
         comps = ink_components(v, lit, level)
-        found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components, notes)
+        found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components, notes, inner)
         if found:
             out += _fresh(found, out)
     return out

@@ -151,6 +151,23 @@ def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_S
     return [s for k, s in enumerate(kept) if k not in drop]
 
 
+def _combined(group: list[_Scored]) -> float:
+    """The confidence in one card from its readings: two readings that point opposite ways (a
+    card's two corner indices are turned 180 degrees to each other) add up; otherwise the best
+    one counts alone (two weak "5"s in a line of print are not one card seen twice).
+
+    >>> c = lambda conf, down: _Scored(Candidate((0, 0), down, 10, (0, 0), (0, 1), (1,)), "5S", conf, None)
+    >>> round(_combined([c(0.5, (0, 1)), c(0.5, (0, -1))]), 2), _combined([c(0.5, (0, 1)), c(0.5, (0, 1))])
+    (0.75, 0.5)
+    """
+    best = max(s.conf for s in group)
+    for k, a in enumerate(group):
+        for b in group[k + 1:]:
+            if a.cand.down[0] * b.cand.down[0] + a.cand.down[1] * b.cand.down[1] < -0.5:
+                best = max(best, 1 - (1 - a.conf) * (1 - b.conf))
+    return best
+
+
 def _quads(img: np.ndarray) -> list[np.ndarray]:
     """Card outlines, found on the half-size image when that is big enough (4x less work)."""
     if min(img.shape[:2]) < 400:
@@ -183,11 +200,11 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None) -> tuple[Reading, dict
     kept = _one_scale_per_card(kept, quads)
     reading = Reading(width=w, height=h)
     # both indices of one card agreeing is more evidence than either: combine them before the
-    # threshold (a deck has no duplicates, so one name is one card)
+    # threshold (a deck has no duplicates, so one name is one card; see _combined)
     groups: dict[str, list[_Scored]] = {}
     for s in kept:
         groups.setdefault(s.card, []).append(s)
-    combined = {name: 1 - float(np.prod([1 - s.conf for s in g])) for name, g in groups.items()}
+    combined = {name: _combined(g) for name, g in groups.items()}
     by_card = {name: g for name, g in groups.items() if combined[name] >= THRESHOLD}
     for name, group in by_card.items():
         best = max(group, key=lambda s: s.conf)

@@ -227,9 +227,9 @@ def run_teach(args: argparse.Namespace) -> int:
             if not cards:
                 raise UsageError("--cards is a list of cards ('AS 2S 3S') or 'all'")
     out = Path(args.out)
-    earlier = TaughtDeck.load(out) if args.add and out.exists() else None
     if out.suffix != ".npz":
         raise UsageError(f"--out {out}: the taught deck is a .npz file")
+    earlier = TaughtDeck.load(out) if args.add and out.exists() else None
     images = [(path, load_image(path)) for path in args.images]  # every photo opens before any work
     lesson = teach(images, cards=cards, add_to=earlier)
     if not lesson.deck.cards:

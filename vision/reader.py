@@ -178,17 +178,18 @@ def _quads(img: np.ndarray) -> list[np.ndarray]:
 def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading:
     """Every card whose corner index shows in ``image_bgr`` (BGR uint8), each once; ``deck``: the
     players' own deck, taught with :mod:`vision.taught` (optional)."""
-    return _read(image_bgr, deck)[0]
+    return _read(image_bgr, deck, False)[0]
 
 
 def read_with_patches(image_bgr: np.ndarray,
                       deck: TaughtDeck | None = None) -> tuple[Reading, dict[str, np.ndarray]]:
     """:func:`read_cards`, and for each card read the upright index patches read as it (N, 3, 40, 24)
     (what :func:`vision.taught.teach` keeps)."""
-    return _read(image_bgr, deck)
+    return _read(image_bgr, deck, True)
 
 
-def _read(image_bgr: np.ndarray, deck: TaughtDeck | None) -> tuple[Reading, dict[str, np.ndarray]]:
+def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
+          patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
     IndexNet.load()  # once per process, and not part of the reading time
     t0 = time.perf_counter()
     h, w = image_bgr.shape[:2]
@@ -230,4 +231,6 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None) -> tuple[Reading, dict
                 reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
     reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
     reading.ms = (time.perf_counter() - t0) * 1000
+    if not patches:
+        return reading, {}
     return reading, {name: np.stack([s.patch for s in g]) for name, g in by_card.items()}

@@ -28,10 +28,13 @@ import numpy.typing as npt
 
 from vision.cnn import RANKS, SUITS
 from vision.errors import ImageError
+from vision.patch import ABOVE, BELOW, PATCH_H, PATCH_W, to_bytes
 
 CARDS = [r + s for r in RANKS for s in SUITS]  # 52, rank-major
 Probs = npt.NDArray[np.float32]
-SPLIT = 21  # patch rows above this hold the rank glyph (vision.patch puts it at row 13, the pip at 28)
+SHAPE = (3, PATCH_H, PATCH_W)
+# patch rows above this hold the rank glyph: half-way from the glyph's centre to the pip's (row 21)
+SPLIT = round((ABOVE + 0.5) / (ABOVE + BELOW) * PATCH_H)
 MATCH = 0.8  # normalised correlation from which a taught index counts as seen again
 MARGIN = 0.05  # ...and by this much more than to any other rank
 TEMP = 0.02  # softness of the match between close templates (correlation units)
@@ -42,7 +45,7 @@ TEACH_CONFIDENCE = 0.9  # without a list of the cards, readings at least this su
 @dataclass
 class TaughtDeck:
     """Index patches of one deck: ``cards[i]`` is the card whose index ``patches[i]`` shows
-    (uint8, (N, 3, 40, 24), as :func:`vision.patch.cut_patches` gives them × 255 / 1.25)."""
+    (uint8 (N, 3, 40, 24): :func:`vision.patch.to_bytes` of what :func:`vision.patch.cut_patches` gives)."""
 
     cards: list[str]
     patches: npt.NDArray[np.uint8]
@@ -68,7 +71,7 @@ class TaughtDeck:
         >>> import numpy as np
         >>> rng = np.random.default_rng(0)
         >>> p = rng.uniform(0, 1.25, (2, 3, 40, 24)).astype(np.float32)
-        >>> m = TaughtDeck(["5S", "KD"], (p * 255 / 1.25).astype(np.uint8)).match(p)
+        >>> m = TaughtDeck(["5S", "KD"], to_bytes(p)).match(p)
         >>> [RANKS[i] for i in m.argmax(axis=1)], bool(m.max() > 0.99)
         (['5', 'K'], True)
         """
@@ -115,7 +118,7 @@ class TaughtDeck:
             raise ImageError(f"{path}: no such file (crib vision teach writes a taught deck)") from None
         except (OSError, KeyError, ValueError, EOFError):
             raise ImageError(f"{path}: not a taught deck (crib vision teach writes one)") from None
-        if (patches.dtype != np.uint8 or patches.ndim != 4 or patches.shape[1:] != (3, 40, 24)
+        if (patches.dtype != np.uint8 or patches.ndim != 4 or patches.shape[1:] != SHAPE
                 or len(patches) != len(cards) or any(c not in CARDS for c in cards)):
             raise ImageError(f"{path}: not a taught deck (wrong contents)")
         return cls(cards, patches)
@@ -158,7 +161,7 @@ def teach(images: Sequence[tuple[str, np.ndarray]], cards: Iterable[str] | None 
             ok = card.card in wanted if wanted is not None else card.confidence >= TEACH_CONFIDENCE
             if ok and card.card in patches:
                 p = patches[card.card]
-                kept.append(np.clip(p * (255 / 1.25), 0, 255).astype(np.uint8))
+                kept.append(to_bytes(p))
                 names += [card.card] * len(p)
                 here.append(card.card)
         taught[label] = here
@@ -167,5 +170,5 @@ def teach(images: Sequence[tuple[str, np.ndarray]], cards: Iterable[str] | None 
     if wanted is not None:  # a card read in any photo is not missing
         seen = set(names)
         missing = {k: [c for c in v if c not in seen] for k, v in missing.items()}
-    patches_all = np.concatenate(kept) if kept else np.zeros((0, 3, 40, 24), np.uint8)
+    patches_all = np.concatenate(kept) if kept else np.zeros((0, *SHAPE), np.uint8)
     return Lesson(TaughtDeck(names, patches_all), taught, missing)

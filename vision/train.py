@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.index import find_indices
-from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches
+from vision.patch import CEILING, PATCH_H, PATCH_W, Pyramid, cut_patches, to_bytes
 from vision.quads import inside
 
 RANKS = "A23456789TJQK"
@@ -110,8 +110,7 @@ def _scene_samples(args: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray
         neg = rng.choice(neg, keep_neg, replace=False)
     keep = np.concatenate([pos, neg]).astype(int)
     x = cut_patches(Pyramid(scene.image), [pairs[k] for k in keep])
-    # stored as uint8 (x / 1.25 * 255) to keep the dataset small
-    x8 = np.clip(x * (255 / 1.25), 0, 255).astype(np.uint8)
+    x8 = to_bytes(x)  # stored as 8-bit pictures to keep the dataset small
     return x8, ranks[keep], suits[keep], layout
 
 
@@ -182,7 +181,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
 
     def batch(idx: np.ndarray, augment: bool) -> torch.Tensor:
-        b = x[idx].float() * (1.25 / 255)
+        b = x[idx].float() * (CEILING / 255)
         if augment:
             k = len(idx)
             g = torch.Generator().manual_seed(int(rng.integers(2**31)))
@@ -208,7 +207,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
             # a pixel of shift either way
             sh = torch.randint(-1, 2, (2,), generator=g)
             b = torch.roll(b, shifts=(int(sh[0]), int(sh[1])), dims=(2, 3))
-            b = b.clamp(0, 1.25)
+            b = b.clamp(0, CEILING)
         return b
 
     t0 = time.perf_counter()

@@ -88,7 +88,7 @@ def _detect_one(path: str, deck: Any = None) -> dict[str, Any]:
 
 def _deck(args: argparse.Namespace) -> Any:
     """The taught deck named by ``--deck`` (a bad file is a usage error), or None."""
-    if not getattr(args, "deck", None):
+    if not args.deck:
         return None
     from vision.taught import TaughtDeck
 

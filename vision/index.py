@@ -1,14 +1,16 @@
 """Finding corner indices: ink components paired as a rank glyph above a suit pip.
 
 Ink is whatever is much darker than the paper around it (each colour channel against its local
-maximum), so black and red print both count and light wood does not. The mask is taken at a few
-darkness levels, strict first: a strict level separates a glyph from the card's edge or a blur
-that joins them, a loose one catches faint, hazy or pale print, and the loose mask thinned by a
-pixel all round splits a glyph from its pip or the card's frame where blur has bridged them. At
-each level, every component that could be a rank glyph is paired with a component below it of
-suit-pip size; the vector glyph → pip is the card's "down", which fixes any rotation. A glyph's
-side-by-side neighbour joins it (the "1" and "0" of a "10"). Only the geometry is returned: the
-network (:mod:`vision.cnn`) reads the upright patch cut from the photo itself (:mod:`vision.patch`).
+maximum), so black and red print both count and light wood does not; and darker than the paper
+right beside it too, so that a card's own paper next to glare or a bright window is not ink. The
+mask is taken at a few darkness levels, strict first: a strict level separates a glyph from the
+card's edge or a blur that joins them, a loose one catches faint, hazy or pale print, and the
+loose mask thinned by a pixel all round splits a glyph from its pip or the card's frame where blur
+has bridged them. At each level, every component that could be a rank glyph is paired with a
+component below it of suit-pip size; the vector glyph → pip is the card's "down", which fixes any
+rotation. A glyph's side-by-side neighbour joins it (the "1" and "0" of a "10"). Only the geometry
+is returned: the network (:mod:`vision.cnn`) reads the upright patch cut from the photo itself
+(:mod:`vision.patch`).
 
 >>> import numpy as np
 >>> find_indices(np.full((120, 160, 3), 200, np.uint8))
@@ -23,6 +25,8 @@ import cv2
 import numpy as np
 
 LOCAL = 31  # window (px) for the local paper brightness
+NEAR = 13  # window (px) for the paper right beside the ink (within half a stroke)
+DIMMEST_PAPER = 0.2  # paper is at least this bright in its darkest channel, against the photo's brightest
 # (ink, core, thin) darkness levels, 200 = as bright as the paper: ink is darker than the first,
 # each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin square
 Level = tuple[int, int, int]
@@ -66,6 +70,10 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> v, lit = relative_darkness(img)
     >>> int(v[25, 22]) < 40, int(v[5, 5]), int(lit[5, 5])
     (True, 200, 255)
+    >>> img = np.full((60, 90, 3), (100, 95, 70), np.uint8); img[:, 60:] = 255  # a card by a bright window
+    >>> v, lit = relative_darkness(img)
+    >>> int(v[30, 50]), int(lit[30, 50])  # its paper by the glare is paper, not ink
+    (200, 255)
     """
     # each channel against its own local paper level (white balance by neighbourhood): black and
     # red print both fall well below 1 in their darkest channel, a colour cast does not
@@ -83,12 +91,18 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rel = cv2.divide(bgr, paper3, scale=200.0)
     b, g, r = cv2.split(rel)
     v = cv2.min(cv2.min(b, g), r)
+    # ink is also darker than the paper right beside it: near a glare or a bright window the wide
+    # window's paper level is the glare's, and the card's own paper would count as ink
+    near = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (NEAR, NEAR)))
+    nb, ng, nr = cv2.split(cv2.divide(bgr, near, scale=200.0))
+    v = cv2.max(v, cv2.min(cv2.min(nb, ng), nr))
     # paper is bright in every channel (white under any light), so a saturated felt is not paper
-    # even where its own darkest channel happens to be noisy; and not much darker than the brightest
+    # even where its own darkest channel happens to be noisy; and not far darker than the brightest
+    # (a backlit card's paper under a strong cast can be a quarter as bright as the window behind it)
     pb, pg, pr = cv2.split(paper3)
     low = cv2.min(cv2.min(pb, pg), pr)
     bright = float(np.percentile(low[::4, ::4], 99.5))
-    return v, cv2.compare(low, max(40.0, 0.3 * bright), cv2.CMP_GT)
+    return v, cv2.compare(low, max(40.0, DIMMEST_PAPER * bright), cv2.CMP_GT)
 
 
 Components = tuple[int, np.ndarray, np.ndarray]  # count, stats, centroids (as OpenCV gives them)

@@ -6,8 +6,10 @@ warp gives the same upright picture of an index whatever the card's size or rota
 runs from ``0.85 u`` above the glyph to ``1.75 u`` below it and ``0.8 u`` to either side (a "10"
 fits). Large indices are cut from a smaller level of an image pyramid so that nothing aliases.
 
-Each patch is white-balanced on its own paper (each channel divided by its bright level), so a
-colour cast or a dim corner looks the same to the network as a clean scan.
+Each patch is white-balanced on its own paper: each channel is divided by the paper level right
+round the glyph and pip (not the whole window, which can reach past the card's edge into glare, a
+bright window or a neighbouring card), so a colour cast, a dim corner or a backlit card looks the
+same to the network as a clean scan.
 
 >>> import numpy as np
 >>> img = np.full((120, 160, 3), 200, np.uint8)
@@ -26,6 +28,11 @@ import numpy.typing as npt
 PATCH_W, PATCH_H = 24, 40
 ABOVE, BELOW, SIDE = 0.85, 1.75, 0.8  # window, in units of the glyph-to-pip distance
 CEILING = 1.25  # patch values are capped here (glare a little brighter than the paper)
+# the index's own paper: glyph and pip with a margin (in glyph-to-pip units: above the glyph's
+# centre, below the pip's, to either side); its PAPER_Q-th percentile per channel is the paper level
+AROUND_ABOVE, AROUND_BELOW, AROUND_SIDE = 0.45, 0.35, 0.4
+PAPER_Q = 75
+NORM = "index-paper-75"  # names this normalisation in stored patch files (training data, taught decks)
 
 Point = tuple[float, float]
 
@@ -84,23 +91,68 @@ def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]]) -> npt.N
     return normalise(raw)
 
 
-def normalise(patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
-    """(N, H, W, 3) uint8 BGR → (N, 3, H, W) float32, each channel divided by its paper level
-    (the patch's 90th percentile in that channel).
+def _around() -> tuple[slice, slice]:
+    """The rows and columns of a patch holding the index's own paper (glyph, pip and a margin)."""
+    rows_per_u = PATCH_H / (ABOVE + BELOW)
+    cols_per_u = PATCH_W / (2 * SIDE)
+    r0 = round((ABOVE - AROUND_ABOVE) * rows_per_u)
+    r1 = round((ABOVE + 1 + AROUND_BELOW) * rows_per_u)
+    c0 = round((SIDE - AROUND_SIDE) * cols_per_u)
+    c1 = round((SIDE + AROUND_SIDE) * cols_per_u)
+    return slice(r0, r1), slice(c0, c1)
+
+
+def paper_level(patches: npt.NDArray[np.generic]) -> npt.NDArray[np.float32]:
+    """(N, H, W, 3) → (N, 3): each patch's paper level per channel, the ``PAPER_Q``-th percentile
+    of the index's own surroundings (:func:`_around`), so glare or a dark table at the window's edge
+    does not set it.
 
     >>> import numpy as np
-    >>> p = np.full((1, 4, 4, 3), 100, np.uint8); p[0, 0, 0] = 20
-    >>> float(normalise(p)[0, 0, 1, 1]), round(float(normalise(p)[0, 0, 0, 0]), 2)
+    >>> p = np.full((1, 40, 24, 3), 100, np.uint8)
+    >>> p[0, :4] = 255  # glare above the index, past the card's edge
+    >>> paper_level(p).tolist()
+    [[100.0, 100.0, 100.0]]
+    """
+    rows, cols = _around()
+    n = len(patches)
+    flat = np.ascontiguousarray(patches[:, rows, cols]).reshape(n, -1, patches.shape[-1])
+    k = int(PAPER_Q / 100 * (flat.shape[1] - 1))
+    return np.partition(flat, k, axis=1)[:, k, :].astype(np.float32)
+
+
+def normalise(patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """(N, H, W, 3) uint8 BGR → (N, 3, H, W) float32, each channel divided by its paper level
+    (:func:`paper_level`) and capped at ``CEILING``.
+
+    >>> import numpy as np
+    >>> p = np.full((1, 40, 24, 3), 100, np.uint8); p[0, 20, 12] = 20
+    >>> float(normalise(p)[0, 0, 1, 1]), round(float(normalise(p)[0, 0, 20, 12]), 2)
     (1.0, 0.2)
     """
     n = len(patches)
     if n == 0:
         return np.zeros((0, 3, *patches.shape[1:3]), np.float32)
-    flat = patches.reshape(n, -1, 3)
-    k = int(0.9 * (flat.shape[1] - 1))
-    paper = np.partition(flat, k, axis=1)[:, k, :].astype(np.float32)  # (N, 3)
-    x = patches.astype(np.float32) / np.maximum(paper, 24.0)[:, None, None, :]
+    x = patches.astype(np.float32) / np.maximum(paper_level(patches), 24.0)[:, None, None, :]
     return np.minimum(x, CEILING).transpose(0, 3, 1, 2)
+
+
+def renormalise(stored: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Patches stored (:func:`to_bytes`) under the earlier normalisation (the whole window's 90th
+    percentile), brought to this one. Both divide each channel by a paper level, so dividing the
+    stored patch by its own new paper level gives what :func:`normalise` gives the photo, up to
+    rounding and the ``CEILING`` cap.
+
+    >>> import numpy as np
+    >>> raw = np.full((1, 40, 24, 3), 90, np.uint8); raw[0, :6] = 250; raw[0, 20, 12] = 30
+    >>> old = np.minimum(raw / 250.0, CEILING).transpose(0, 3, 1, 2)  # glare set the paper
+    >>> new = renormalise(to_bytes(old.astype(np.float32)))
+    >>> int(new[0, 0, 30, 12]), int(new[0, 0, 20, 12]), int(to_bytes(normalise(raw))[0, 0, 20, 12])
+    (204, 67, 68)
+    """
+    x = stored.astype(np.float32) * (CEILING / 255)
+    level = paper_level(x.transpose(0, 2, 3, 1))
+    x = x / np.maximum(level, 24.0 / 255)[:, :, None, None]
+    return to_bytes(np.minimum(x, CEILING))
 
 
 def to_bytes(patches: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:

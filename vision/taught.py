@@ -9,7 +9,9 @@ a glyph that matches one taught rank closely, and clearly better than any other,
 network's rank toward it, so a typeface the network reads hesitantly is read with confidence. What
 matches nothing closely, and the suit always, is left to the network.
 
-The file (``.npz``) holds the patches as 8-bit pictures and the card names: about 2 kB a card.
+The file (``.npz``) holds the patches as 8-bit pictures, the card names and the name of the patch
+normalisation (a file from before it was recorded is brought up to date as it is read): about
+2 kB a card.
 
 >>> import numpy as np
 >>> t = TaughtDeck(["7H", "7H"], np.zeros((2, 3, 40, 24), np.uint8))
@@ -28,7 +30,7 @@ import numpy.typing as npt
 
 from vision.cnn import RANKS, SUITS
 from vision.errors import ImageError
-from vision.patch import ABOVE, BELOW, PATCH_H, PATCH_W, to_bytes
+from vision.patch import ABOVE, BELOW, NORM, PATCH_H, PATCH_W, renormalise, to_bytes
 
 CARDS = [r + s for r in RANKS for s in SUITS]  # 52, rank-major
 Probs = npt.NDArray[np.float32]
@@ -105,7 +107,7 @@ class TaughtDeck:
 
     def save(self, path: str | Path) -> None:
         """Write the deck to ``path`` (``.npz``)."""
-        np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches)
+        np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches, norm=NORM)
 
     @classmethod
     def load(cls, path: str | Path) -> TaughtDeck:
@@ -114,6 +116,7 @@ class TaughtDeck:
             with np.load(path, allow_pickle=False) as z:
                 cards = [str(c) for c in z["cards"]]
                 patches = np.asarray(z["patches"])
+                norm = str(z["norm"]) if "norm" in z else "window-90"
         except FileNotFoundError:
             raise ImageError(f"{path}: no such file (crib vision teach writes a taught deck)") from None
         except (OSError, KeyError, ValueError, EOFError):
@@ -121,6 +124,8 @@ class TaughtDeck:
         if (patches.dtype != np.uint8 or patches.ndim != 4 or patches.shape[1:] != SHAPE
                 or len(patches) != len(cards) or any(c not in CARDS for c in cards)):
             raise ImageError(f"{path}: not a taught deck (wrong contents)")
+        if norm != NORM:
+            patches = renormalise(patches)
         return cls(cards, patches)
 
 

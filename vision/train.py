@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.index import find_indices
-from vision.patch import CEILING, PATCH_H, PATCH_W, Pyramid, cut_patches, to_bytes
+from vision.patch import CEILING, NORM, PATCH_H, PATCH_W, Pyramid, cut_patches, renormalise, to_bytes
 from vision.quads import inside
 
 RANKS = "A23456789TJQK"
@@ -147,9 +147,21 @@ def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float)
                 el = time.perf_counter() - t0
                 print(f"[{n}/{scenes}] {el:.0f}s  patches {tot} ({pos} index)", flush=True)
     x = np.concatenate(xs)
-    np.savez_compressed(out, x=x, rank=np.concatenate(rs), suit=np.concatenate(ss))
+    np.savez_compressed(out, x=x, rank=np.concatenate(rs), suit=np.concatenate(ss), norm=NORM)
     print(f"wrote {len(x)} patches to {out}")
     return 0
+
+
+def _load_part(path: Path) -> dict[str, np.ndarray]:
+    """A patch file, its patches brought to the current normalisation if made under an earlier one."""
+    with np.load(path) as z:
+        part = {k: z[k] for k in ("x", "rank", "suit")}
+        norm = str(z["norm"]) if "norm" in z else "window-90"
+    if norm != NORM:
+        print(f"{path}: patches normalised as {norm}: renormalising to {NORM}", flush=True)
+        part["x"] = np.concatenate([renormalise(part["x"][s : s + 20000])
+                                    for s in range(0, len(part["x"]), 20000)])
+    return part
 
 
 def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
@@ -163,8 +175,9 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
     torch.manual_seed(seed)
     torch.set_num_threads(max(1, (torch.get_num_threads())))
     rng = np.random.default_rng(seed)
-    parts = [np.load(p) for p in data]
+    parts = [_load_part(p) for p in data]
     d = {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit")}
+    del parts
     x = torch.from_numpy(d["x"])
     yr = torch.from_numpy(d["rank"])
     ys = torch.from_numpy(d["suit"])

@@ -38,3 +38,23 @@ def scene(cards: list[tuple[str, float, float, float]], width: float = 150, seed
 @pytest.fixture(scope="session")
 def make_scene():
     return scene
+
+
+def backlit(name: str, angle: float, seed: int) -> np.ndarray:
+    """One card behind a window, lit from behind: its paper dim and tinted cyan, a band of glare
+    (pure white) right round its edge, dark beyond (how a webcam in a card shoe sees it)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((480, 640, 3), 128, np.uint8)
+    place(img, procedural_deck(7).render(name, 600), (320, 240), 300, angle, rng, tilt=0.03)
+    card = (np.abs(img.astype(int) - 128).max(axis=2) > 3).astype(np.uint8)
+    card = cv2.morphologyEx(card, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)) > 0
+    glare = cv2.dilate(card.astype(np.uint8), np.ones((31, 31), np.uint8)) > 0
+    out = np.full_like(img, 30)
+    out[glare] = 255
+    out[card] = (img[card] * np.array([0.4, 0.38, 0.28])).astype(np.uint8)
+    return mild(cv2.GaussianBlur(out, (0, 0), 1.2), rng)
+
+
+@pytest.fixture(scope="session")
+def make_backlit():
+    return backlit

@@ -76,3 +76,9 @@ def test_to_json_format(make_scene):
     (card,) = out["cards"]
     assert card["card"] == "5H" and len(card["center"]) == 2
     assert card["quad"] is None or (len(card["quad"]) == 4 and all(len(p) == 2 for p in card["quad"]))
+
+
+@pytest.mark.parametrize(("card", "angle"), [("5C", 90), ("QH", 270), ("3D", 180), ("8S", 0)])
+def test_a_backlit_card_by_glare_is_read(make_backlit, card, angle):
+    # the index lies a few pixels from glare several times brighter than the card's paper
+    assert names(read_cards(make_backlit(card, angle, seed=len(card) + angle))) == [card]

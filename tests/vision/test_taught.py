@@ -73,6 +73,15 @@ def test_save_and_load_round_trip_and_refuse_other_files(hearts_lesson, tmp_path
         TaughtDeck(["7H"], np.zeros((2, 3, 40, 24), np.uint8))
 
 
+def test_a_deck_saved_before_the_normalisation_was_recorded_is_brought_up_to_date(hearts_lesson, tmp_path):
+    deck = hearts_lesson.deck
+    dimmed = (deck.patches.astype(np.float32) * 0.6).astype(np.uint8)  # as if glare had set its paper level
+    np.savez(tmp_path / "old.npz", cards=np.array(deck.cards), patches=dimmed)  # no "norm": an older file
+    back = TaughtDeck.load(tmp_path / "old.npz")
+    assert np.abs(back.patches.astype(int) - deck.patches.astype(int)).mean() < 3
+    assert back.match(deck.patches.astype(np.float32) * (1.25 / 255)).max(axis=1).min() > 0.95
+
+
 def test_crib_vision_teach_then_detect_with_the_deck(tmp_path, make_scene, capsys):
     photo = tmp_path / "hearts.png"
     cv2.imwrite(str(photo), _suit_photo(make_scene, HEARTS))

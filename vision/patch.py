@@ -33,6 +33,7 @@ CEILING = 1.25  # patch values are capped here (glare a little brighter than the
 AROUND_ABOVE, AROUND_BELOW, AROUND_SIDE = 0.45, 0.35, 0.4
 PAPER_Q = 75
 NORM = "index-paper-75"  # names this normalisation in stored patch files (training data, taught decks)
+DARKEST_PAPER = 24  # a paper level is taken as at least this (of 255): a black patch is not stretched
 
 Point = tuple[float, float]
 
@@ -132,27 +133,31 @@ def normalise(patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     n = len(patches)
     if n == 0:
         return np.zeros((0, 3, *patches.shape[1:3]), np.float32)
-    x = patches.astype(np.float32) / np.maximum(paper_level(patches), 24.0)[:, None, None, :]
+    x = patches.astype(np.float32) / np.maximum(paper_level(patches), DARKEST_PAPER)[:, None, None, :]
     return np.minimum(x, CEILING).transpose(0, 3, 1, 2)
 
 
-def renormalise(stored: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """Patches stored (:func:`to_bytes`) under the earlier normalisation (the whole window's 90th
-    percentile), brought to this one. Both divide each channel by a paper level, so dividing the
-    stored patch by its own new paper level gives what :func:`normalise` gives the photo, up to
-    rounding and the ``CEILING`` cap.
+def up_to_date(stored: npt.NDArray[np.uint8], norm: str | None) -> npt.NDArray[np.uint8]:
+    """Patches stored (:func:`to_bytes`) under normalisation ``norm`` brought to this one (``NORM``);
+    ``None`` is the earlier one, from before files recorded it (the whole window's 90th percentile).
+    Both divide each channel by a paper level, so dividing the stored patch by its own new paper
+    level gives what :func:`normalise` gives the photo, up to rounding and the ``CEILING`` cap.
 
     >>> import numpy as np
     >>> raw = np.full((1, 40, 24, 3), 90, np.uint8); raw[0, :6] = 250; raw[0, 20, 12] = 30
     >>> old = np.minimum(raw / 250.0, CEILING).transpose(0, 3, 1, 2)  # glare set the paper
-    >>> new = renormalise(to_bytes(old.astype(np.float32)))
+    >>> new = up_to_date(to_bytes(old.astype(np.float32)), None)
     >>> int(new[0, 0, 30, 12]), int(new[0, 0, 20, 12]), int(to_bytes(normalise(raw))[0, 0, 20, 12])
     (204, 67, 68)
     """
-    x = stored.astype(np.float32) * (CEILING / 255)
-    level = paper_level(x.transpose(0, 2, 3, 1))
-    x = x / np.maximum(level, 24.0 / 255)[:, :, None, None]
-    return to_bytes(np.minimum(x, CEILING))
+    if norm == NORM:
+        return stored
+    out = np.empty_like(stored)
+    for s in range(0, len(stored), 20000):  # a training file holds 100,000s: a slice at a time
+        x = stored[s : s + 20000].astype(np.float32) * (CEILING / 255)
+        level = np.maximum(paper_level(x.transpose(0, 2, 3, 1)), DARKEST_PAPER / 255)
+        out[s : s + 20000] = to_bytes(np.minimum(x / level[:, :, None, None], CEILING))
+    return out
 
 
 def to_bytes(patches: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:

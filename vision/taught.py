@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from vision.cnn import RANKS, SUITS
 from vision.errors import ImageError
-from vision.patch import ABOVE, BELOW, NORM, PATCH_H, PATCH_W, renormalise, to_bytes
+from vision.patch import ABOVE, BELOW, NORM, PATCH_H, PATCH_W, to_bytes, up_to_date
 
 CARDS = [r + s for r in RANKS for s in SUITS]  # 52, rank-major
 Probs = npt.NDArray[np.float32]
@@ -116,7 +116,7 @@ class TaughtDeck:
             with np.load(path, allow_pickle=False) as z:
                 cards = [str(c) for c in z["cards"]]
                 patches = np.asarray(z["patches"])
-                norm = str(z["norm"]) if "norm" in z else "window-90"
+                norm = str(z["norm"]) if "norm" in z else None
         except FileNotFoundError:
             raise ImageError(f"{path}: no such file (crib vision teach writes a taught deck)") from None
         except (OSError, KeyError, ValueError, EOFError):
@@ -124,9 +124,7 @@ class TaughtDeck:
         if (patches.dtype != np.uint8 or patches.ndim != 4 or patches.shape[1:] != SHAPE
                 or len(patches) != len(cards) or any(c not in CARDS for c in cards)):
             raise ImageError(f"{path}: not a taught deck (wrong contents)")
-        if norm != NORM:
-            patches = renormalise(patches)
-        return cls(cards, patches)
+        return cls(cards, up_to_date(patches, norm))
 
 
 def unit_rows(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

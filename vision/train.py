@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.index import find_indices
-from vision.patch import CEILING, NORM, PATCH_H, PATCH_W, Pyramid, cut_patches, renormalise, to_bytes
+from vision.patch import CEILING, NORM, PATCH_H, PATCH_W, Pyramid, cut_patches, to_bytes, up_to_date
 from vision.quads import inside
 
 RANKS = "A23456789TJQK"
@@ -156,11 +156,10 @@ def _load_part(path: Path) -> dict[str, np.ndarray]:
     """A patch file, its patches brought to the current normalisation if made under an earlier one."""
     with np.load(path) as z:
         part = {k: z[k] for k in ("x", "rank", "suit")}
-        norm = str(z["norm"]) if "norm" in z else "window-90"
+        norm = str(z["norm"]) if "norm" in z else None
     if norm != NORM:
-        print(f"{path}: patches normalised as {norm}: renormalising to {NORM}", flush=True)
-        part["x"] = np.concatenate([renormalise(part["x"][s : s + 20000])
-                                    for s in range(0, len(part["x"]), 20000)])
+        print(f"{path}: patches normalised as {norm or 'before'}: bringing them up to date", flush=True)
+        part["x"] = up_to_date(part["x"], norm)
     return part
 
 

@@ -34,6 +34,7 @@ __all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards", "rea
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
+SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
 
 
 @dataclass
@@ -95,6 +96,8 @@ class _Scored:
     card: str
     conf: float
     patch: np.ndarray
+    ranks: np.ndarray | None = None  # the network's rank probabilities (A-K, none)
+    suits: np.ndarray | None = None  # and suit probabilities (C D H S, none)
 
 
 def _score(img: np.ndarray, cands: list[Candidate], deck: TaughtDeck | None = None) -> list[_Scored]:
@@ -115,7 +118,7 @@ def _score(img: np.ndarray, cands: list[Candidate], deck: TaughtDeck | None = No
         conf = float(pr[k, r] * ps[k, s])
         if conf < MIN_EVIDENCE:
             continue
-        out.append(_Scored(c, RANKS[r] + SUITS[s], conf, x[k]))
+        out.append(_Scored(c, RANKS[r] + SUITS[s], conf, x[k], pr[k], ps[k]))
     return out
 
 
@@ -149,6 +152,47 @@ def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_S
             if kept[k].card != kept[best].card and not (ref / 1.5 < kept[k].cand.size < ref * 1.5):
                 drop.add(k)
     return [s for k, s in enumerate(kept) if k not in drop]
+
+
+def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_Scored]:
+    """A card's two corner indices are point-symmetric about its centre. Two readings of different
+    names inside one card outline, pointing opposite ways, by opposite corners, whose midpoint is
+    the outline's centre, are one card seen twice, one view misread (a spade's index taken for a
+    club's, say): both are read again from the product of their rank and suit probabilities.
+
+    >>> import numpy as np
+    >>> def seen(x, y, down, suits):
+    ...     ranks = np.eye(14)[8] * 0.97 + 0.002
+    ...     c = Candidate((x, y), down, 10, (x, y), (x, y + 1), (1,))
+    ...     return _Scored(c, "9" + "CDHS"[np.argmax(suits)], 0.8, None, ranks, np.array(suits))
+    >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    >>> a = seen(15, 20, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # the top index, read as a club...
+    >>> b = seen(85, 120, (0, -1), [0.05, 0, 0, 0.93, 0.02])  # ...the bottom one, as a spade
+    >>> [(s.card, round(s.conf, 2)) for s in _two_views_of_one_card([a, b], [card])]
+    [('9S', 0.12), ('9S', 0.9)]
+    """
+    for q in quads:
+        centre = q.mean(axis=0)
+        short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
+        held = [s for s in kept if inside(q, s.cand.center)]
+        if len(held) != 2:  # an outline round a row or a stack holds more indices than one card's
+            continue
+        a, b = held
+        # each index by a corner of its own, the two corners opposite (two cards side by side can
+        # make one card-shaped outline too)
+        ca, cb = (int(np.argmin(np.linalg.norm(q - s.cand.center, axis=1))) for s in held)
+        mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
+        far = max(np.linalg.norm(q[ca] - a.cand.center), np.linalg.norm(q[cb] - b.cand.center))
+        if (a.card == b.card or a.ranks is None or b.ranks is None or a.suits is None or b.suits is None
+                or np.dot(a.cand.down, b.cand.down) > -0.5 or (ca - cb) % 4 != 2 or far > 0.5 * short
+                or np.linalg.norm(mid - centre) > SYMMETRY * short):
+            continue
+        r = int(np.argmax(a.ranks[:-1] * b.ranks[:-1]))
+        u = int(np.argmax(a.suits[:-1] * b.suits[:-1]))
+        for v in held:
+            v.card = RANKS[r] + SUITS[u]
+            v.conf = float(v.ranks[r] * v.suits[u])
+    return kept
 
 
 def _combined(group: list[_Scored]) -> float:
@@ -198,7 +242,7 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
                                                      interpolation=cv2.INTER_AREA)
     kept = _suppress(_score(img, find_indices(img), deck))
     quads = _quads(img) if kept else []
-    kept = _one_scale_per_card(kept, quads)
+    kept = _two_views_of_one_card(_one_scale_per_card(kept, quads), quads)
     reading = Reading(width=w, height=h)
     # both indices of one card agreeing is more evidence than either: combine them before the
     # threshold (a deck has no duplicates, so one name is one card; see _combined)

@@ -82,3 +82,31 @@ def test_to_json_format(make_scene):
 def test_a_backlit_card_by_glare_is_read(make_backlit, card, angle):
     # the index lies a few pixels from glare several times brighter than the card's paper
     assert names(read_cards(make_backlit(card, angle, seed=len(card) + angle))) == [card]
+
+
+def _seen(card: str, x: float, y: float, down: tuple[float, float], suits: list[float]):
+    from vision.index import Candidate
+    from vision.reader import _Scored
+
+    ranks = np.full(14, 0.002)
+    ranks["A23456789TJQK".index(card[0])] = 0.97
+    cand = Candidate((x, y), down, 10, (x, y), (x + down[0], y + down[1]), (int(x * 1000 + y),))
+    return _Scored(cand, card, 0.8, np.zeros((3, 40, 24), np.float32), ranks, np.array(suits))
+
+
+def test_a_cards_two_indices_read_differently_are_one_card():
+    from vision.reader import _two_views_of_one_card
+
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    top = _seen("9C", 14, 22, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # a spade's index taken for a club's
+    bottom = _seen("9S", 86, 118, (0, -1), [0.05, 0, 0, 0.93, 0.02])
+    assert [s.card for s in _two_views_of_one_card([top, bottom], [card])] == ["9S", "9S"]
+    # two cards side by side can make one card-shaped outline: their indices are not by opposite corners
+    pair = np.array([[0, 0], [200, 0], [200, 140], [0, 140]], float)
+    left = _seen("9C", 14, 22, (0, 1), [0.86, 0, 0, 0.12, 0.02])
+    right = _seen("9S", 114, 22, (0, -1), [0.05, 0, 0, 0.93, 0.02])
+    assert [s.card for s in _two_views_of_one_card([left, right], [pair])] == ["9C", "9S"]
+    # an outline round a whole row holds more indices than one card's: left alone
+    row = [_seen(c, 20 + 30 * k, 22 if k < 2 else 118, (0, 1) if k < 2 else (0, -1), [0.9, 0, 0, 0.08, 0.02])
+           for k, c in enumerate(["8C", "5C", "9C"])]
+    assert [s.card for s in _two_views_of_one_card(row, [card])] == ["8C", "5C", "9C"]

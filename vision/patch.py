@@ -6,10 +6,13 @@ warp gives the same upright picture of an index whatever the card's size or rota
 runs from ``0.85 u`` above the glyph to ``1.75 u`` below it and ``0.8 u`` to either side (a "10"
 fits). Large indices are cut from a smaller level of an image pyramid so that nothing aliases.
 
-Each patch is white-balanced on its own paper: each channel is divided by the paper level right
-round the glyph and pip (not the whole window, which can reach past the card's edge into glare, a
-bright window or a neighbouring card), so a colour cast, a dim corner or a backlit card looks the
-same to the network as a clean scan.
+Each patch is white-balanced on its own paper: the reader divides each channel by the paper level
+right round the glyph and pip (``INDEX_PAPER``; not the whole window, which can reach past the
+card's edge into glare, a bright window or a neighbouring card), so a colour cast, a dim corner or
+a backlit card looks the same to the network as a clean scan. The network is trained on patches
+balanced on the whole window (``WHOLE_WINDOW``), which sometimes takes glare or the next card for
+the paper and leaves the index greyer: it learns those too, and reads the reader's cleaner patches
+better than a network trained on them (measured: see docs/vision.md).
 
 >>> import numpy as np
 >>> img = np.full((120, 160, 3), 200, np.uint8)
@@ -32,7 +35,9 @@ CEILING = 1.25  # patch values are capped here (glare a little brighter than the
 # centre, below the pip's, to either side); its PAPER_Q-th percentile per channel is the paper level
 AROUND_ABOVE, AROUND_BELOW, AROUND_SIDE = 0.45, 0.35, 0.4
 PAPER_Q = 75
-NORM = "index-paper-75"  # names this normalisation in stored patch files (training data, taught decks)
+# the normalisations, by the names stored patch files (training data, taught decks) record them under
+INDEX_PAPER = "index-paper-75"  # the reader's: the PAPER_Q-th percentile round glyph and pip
+WHOLE_WINDOW = "window-90"  # training's: the whole window's 90th percentile (files without a name)
 DARKEST_PAPER = 24  # a paper level is taken as at least this (of 255): a black patch is not stretched
 
 Point = tuple[float, float]
@@ -76,7 +81,8 @@ def window(glyph: Point, pip: Point) -> npt.NDArray[np.float64]:
     return m
 
 
-def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]]) -> npt.NDArray[np.float32]:
+def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]],
+                norm: str = INDEX_PAPER) -> npt.NDArray[np.float32]:
     """The upright, white-balanced index patches (N, 3, PATCH_H, PATCH_W) for glyph/pip pairs."""
     raw = np.empty((len(pairs), PATCH_H, PATCH_W, 3), np.uint8)
     for n, (glyph, pip) in enumerate(pairs):
@@ -89,7 +95,7 @@ def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]]) -> npt.N
         mk[:, 2] += 0.5 * f - 0.5  # pixel centres line up between levels
         raw[n] = cv2.warpAffine(img, mk, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE)
-    return normalise(raw)
+    return normalise(raw, norm)
 
 
 def _around() -> tuple[slice, slice]:
@@ -103,25 +109,31 @@ def _around() -> tuple[slice, slice]:
     return slice(r0, r1), slice(c0, c1)
 
 
-def paper_level(patches: npt.NDArray[np.generic]) -> npt.NDArray[np.float32]:
-    """(N, H, W, 3) → (N, 3): each patch's paper level per channel, the ``PAPER_Q``-th percentile
-    of the index's own surroundings (:func:`_around`), so glare or a dark table at the window's edge
-    does not set it.
+def paper_level(patches: npt.NDArray[np.generic], norm: str = INDEX_PAPER) -> npt.NDArray[np.float32]:
+    """(N, H, W, 3) → (N, 3): each patch's paper level per channel. ``INDEX_PAPER``: the
+    ``PAPER_Q``-th percentile of the index's own surroundings (:func:`_around`), so glare or a dark
+    table at the window's edge does not set it; ``WHOLE_WINDOW``: the whole window's 90th percentile.
 
     >>> import numpy as np
     >>> p = np.full((1, 40, 24, 3), 100, np.uint8)
-    >>> p[0, :4] = 255  # glare above the index, past the card's edge
-    >>> paper_level(p).tolist()
-    [[100.0, 100.0, 100.0]]
+    >>> p[0, :6] = 255  # glare above the index, past the card's edge
+    >>> paper_level(p).tolist(), paper_level(p, WHOLE_WINDOW).tolist()
+    ([[100.0, 100.0, 100.0]], [[255.0, 255.0, 255.0]])
     """
-    rows, cols = _around()
+    if norm == INDEX_PAPER:
+        rows, cols = _around()
+        patches, q = patches[:, rows, cols], PAPER_Q
+    elif norm == WHOLE_WINDOW:
+        q = 90
+    else:
+        raise ValueError(f"no patch normalisation {norm!r}")
     n = len(patches)
-    flat = np.ascontiguousarray(patches[:, rows, cols]).reshape(n, -1, patches.shape[-1])
-    k = int(PAPER_Q / 100 * (flat.shape[1] - 1))
+    flat = np.ascontiguousarray(patches).reshape(n, -1, patches.shape[-1])
+    k = int(q / 100 * (flat.shape[1] - 1))
     return np.partition(flat, k, axis=1)[:, k, :].astype(np.float32)
 
 
-def normalise(patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+def normalise(patches: npt.NDArray[np.uint8], norm: str = INDEX_PAPER) -> npt.NDArray[np.float32]:
     """(N, H, W, 3) uint8 BGR → (N, 3, H, W) float32, each channel divided by its paper level
     (:func:`paper_level`) and capped at ``CEILING``.
 
@@ -133,31 +145,28 @@ def normalise(patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     n = len(patches)
     if n == 0:
         return np.zeros((0, 3, *patches.shape[1:3]), np.float32)
-    x = patches.astype(np.float32) / np.maximum(paper_level(patches), DARKEST_PAPER)[:, None, None, :]
+    x = patches.astype(np.float32) / np.maximum(paper_level(patches, norm), DARKEST_PAPER)[:, None, None, :]
     return np.minimum(x, CEILING).transpose(0, 3, 1, 2)
 
 
-def up_to_date(stored: npt.NDArray[np.uint8], norm: str | None) -> npt.NDArray[np.uint8]:
-    """Patches stored (:func:`to_bytes`) under normalisation ``norm`` brought to this one (``NORM``);
-    ``None`` is the earlier one, from before files recorded it (the whole window's 90th percentile).
-    Both divide each channel by a paper level, so dividing the stored patch by its own new paper
-    level gives what :func:`normalise` gives the photo, up to rounding and the ``CEILING`` cap.
+def as_read(stored: npt.NDArray[np.uint8], norm: str | None) -> npt.NDArray[np.uint8]:
+    """Patches stored (:func:`to_bytes`) under normalisation ``norm`` (``None``: a file from before
+    files recorded it, ``WHOLE_WINDOW``) as the reader cuts them (``INDEX_PAPER``). Both divide each
+    channel by a paper level, so dividing the stored patch by its own new paper level gives what
+    :func:`normalise` gives the photo, up to rounding and the ``CEILING`` cap.
 
     >>> import numpy as np
     >>> raw = np.full((1, 40, 24, 3), 90, np.uint8); raw[0, :6] = 250; raw[0, 20, 12] = 30
-    >>> old = np.minimum(raw / 250.0, CEILING).transpose(0, 3, 1, 2)  # glare set the paper
-    >>> new = up_to_date(to_bytes(old.astype(np.float32)), None)
+    >>> old = normalise(raw, WHOLE_WINDOW)  # glare set the paper level
+    >>> new = as_read(to_bytes(old), WHOLE_WINDOW)
     >>> int(new[0, 0, 30, 12]), int(new[0, 0, 20, 12]), int(to_bytes(normalise(raw))[0, 0, 20, 12])
     (204, 67, 68)
     """
-    if norm == NORM:
+    if norm == INDEX_PAPER:
         return stored
-    out = np.empty_like(stored)
-    for s in range(0, len(stored), 20000):  # a training file holds 100,000s: a slice at a time
-        x = stored[s : s + 20000].astype(np.float32) * (CEILING / 255)
-        level = np.maximum(paper_level(x.transpose(0, 2, 3, 1)), DARKEST_PAPER / 255)
-        out[s : s + 20000] = to_bytes(np.minimum(x / level[:, :, None, None], CEILING))
-    return out
+    x = stored.astype(np.float32) * (CEILING / 255)
+    level = np.maximum(paper_level(x.transpose(0, 2, 3, 1)), DARKEST_PAPER / 255)
+    return to_bytes(np.minimum(x / level[:, :, None, None], CEILING))
 
 
 def to_bytes(patches: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:

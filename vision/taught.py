@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from vision.cnn import RANKS, SUITS
 from vision.errors import ImageError
-from vision.patch import ABOVE, BELOW, NORM, PATCH_H, PATCH_W, to_bytes, up_to_date
+from vision.patch import ABOVE, BELOW, INDEX_PAPER, PATCH_H, PATCH_W, as_read, to_bytes
 
 CARDS = [r + s for r in RANKS for s in SUITS]  # 52, rank-major
 Probs = npt.NDArray[np.float32]
@@ -107,7 +107,7 @@ class TaughtDeck:
 
     def save(self, path: str | Path) -> None:
         """Write the deck to ``path`` (``.npz``)."""
-        np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches, norm=NORM)
+        np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches, norm=INDEX_PAPER)
 
     @classmethod
     def load(cls, path: str | Path) -> TaughtDeck:
@@ -124,7 +124,7 @@ class TaughtDeck:
         if (patches.dtype != np.uint8 or patches.ndim != 4 or patches.shape[1:] != SHAPE
                 or len(patches) != len(cards) or any(c not in CARDS for c in cards)):
             raise ImageError(f"{path}: not a taught deck (wrong contents)")
-        return cls(cards, up_to_date(patches, norm))
+        return cls(cards, as_read(patches, norm))
 
 
 def unit_rows(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -100,3 +100,18 @@ def test_a_glyph_bridged_to_its_pip_by_blur_is_split_by_the_thinned_level():
 
     assert not pairs(tuple(lv for lv in LEVELS if lv[2] == 1))
     assert pairs(LEVELS)
+
+
+def test_training_reads_only_patch_files_balanced_as_training_balances_them(tmp_path):
+    from vision.patch import INDEX_PAPER, WHOLE_WINDOW
+    from vision.train import TRAIN_NORM, _load_part
+
+    x, labels = np.zeros((2, 3, 40, 24), np.uint8), np.zeros(2, np.int64)
+    np.savez(tmp_path / "old.npz", x=x, rank=labels, suit=labels)  # from before files recorded it
+    np.savez(tmp_path / "train.npz", x=x, rank=labels, suit=labels, norm=TRAIN_NORM)
+    np.savez(tmp_path / "reader.npz", x=x, rank=labels, suit=labels, norm=INDEX_PAPER)
+    assert TRAIN_NORM == WHOLE_WINDOW
+    for ok in ("old.npz", "train.npz"):
+        assert len(_load_part(tmp_path / ok)["x"]) == 2
+    with pytest.raises(SystemExit, match="make them again"):
+        _load_part(tmp_path / "reader.npz")

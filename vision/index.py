@@ -26,7 +26,9 @@ import numpy as np
 
 LOCAL = 31  # window (px) for the local paper brightness
 NEAR = 13  # window (px) for the paper right beside the ink (within half a stroke)
-DIMMEST_PAPER = 0.2  # paper is at least this bright in its darkest channel, against the photo's brightest
+# paper is at least this bright in its darkest channel, against the photo's brightest; or, if its
+# darkest channel is at least GREY_PAPER of its brightest (grey, not a coloured cloth), DIMMEST_PAPER
+DIM_PAPER, DIMMEST_PAPER, GREY_PAPER = 0.3, 0.2, 0.55
 # (ink, core, thin) darkness levels, 200 = as bright as the paper: ink is darker than the first,
 # each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin square
 Level = tuple[int, int, int]
@@ -97,12 +99,17 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     nb, ng, nr = cv2.split(cv2.divide(bgr, near, scale=200.0))
     v = cv2.max(v, cv2.min(cv2.min(nb, ng), nr))
     # paper is bright in every channel (white under any light), so a saturated felt is not paper
-    # even where its own darkest channel happens to be noisy; and not far darker than the brightest
-    # (a backlit card's paper under a strong cast can be a quarter as bright as the window behind it)
+    # even where its own darkest channel happens to be noisy; and not much darker than the brightest
+    # (though a backlit card's grey paper can be a quarter as bright as the window behind it)
     pb, pg, pr = cv2.split(paper3)
     low = cv2.min(cv2.min(pb, pg), pr)
     bright = float(np.percentile(low[::4, ::4], 99.5))
-    return v, cv2.compare(low, max(40.0, DIMMEST_PAPER * bright), cv2.CMP_GT)
+    lit = cv2.compare(low, max(40.0, DIM_PAPER * bright), cv2.CMP_GT)
+    # dimmer still, if it is grey (paper under a cast, not a coloured cloth)
+    high = cv2.max(cv2.max(pb, pg), pr)
+    grey = cv2.compare(low, cv2.multiply(high, GREY_PAPER), cv2.CMP_GE)
+    dimmer = cv2.compare(low, max(40.0, DIMMEST_PAPER * bright), cv2.CMP_GT)
+    return v, cv2.bitwise_or(lit, cv2.bitwise_and(dimmer, grey))
 
 
 Components = tuple[int, np.ndarray, np.ndarray]  # count, stats, centroids (as OpenCV gives them)

@@ -66,7 +66,9 @@ def test_save_and_load_round_trip_and_refuse_other_files(hearts_lesson, tmp_path
     assert back.cards == hearts_lesson.deck.cards and np.array_equal(back.patches, hearts_lesson.deck.patches)
     (tmp_path / "junk.npz").write_bytes(b"not a deck")
     np.savez(tmp_path / "other.npz", cards=np.array(["ZZ"]), patches=np.zeros((1, 3, 40, 24), np.uint8))
-    for bad in ("junk.npz", "other.npz", "missing.npz"):
+    blank = np.zeros((1, 3, 40, 24), np.uint8)
+    np.savez(tmp_path / "odd.npz", cards=np.array(["7H"]), patches=blank, norm="sepia")  # an unknown balance
+    for bad in ("junk.npz", "other.npz", "odd.npz", "missing.npz"):
         with pytest.raises(ImageError):
             TaughtDeck.load(tmp_path / bad)
     with pytest.raises(ValueError):

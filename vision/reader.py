@@ -172,12 +172,12 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     [('9S', 0.12), ('9S', 0.9)]
     """
     for q in quads:
-        centre = q.mean(axis=0)
-        short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
         held = [s for s in kept if inside(q, s.cand.center)]
         if len(held) != 2:  # an outline round a row or a stack holds more indices than one card's
             continue
         a, b = held
+        centre = q.mean(axis=0)
+        short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
         # each index by a corner of its own, the two corners opposite (two cards side by side can
         # make one card-shaped outline too)
         ca, cb = (int(np.argmin(np.linalg.norm(q - s.cand.center, axis=1))) for s in held)

@@ -96,8 +96,13 @@ class _Scored:
     card: str
     conf: float
     patch: np.ndarray
-    ranks: np.ndarray | None = None  # the network's rank probabilities (A-K, none)
-    suits: np.ndarray | None = None  # and suit probabilities (C D H S, none)
+    ranks: np.ndarray  # the network's rank probabilities (A-K, none)
+    suits: np.ndarray  # and suit probabilities (C D H S, none)
+
+
+def _opposite(a: _Scored, b: _Scored) -> bool:
+    """Whether two readings point opposite ways, as a card's two corner indices do (turned 180°)."""
+    return a.cand.down[0] * b.cand.down[0] + a.cand.down[1] * b.cand.down[1] < -0.5
 
 
 def _score(img: np.ndarray, cands: list[Candidate], deck: TaughtDeck | None = None) -> list[_Scored]:
@@ -164,7 +169,7 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     >>> def seen(x, y, down, suits):
     ...     ranks = np.eye(14)[8] * 0.97 + 0.002
     ...     c = Candidate((x, y), down, 10, (x, y), (x, y + 1), (1,))
-    ...     return _Scored(c, "9" + "CDHS"[np.argmax(suits)], 0.8, None, ranks, np.array(suits))
+    ...     return _Scored(c, "9" + "CDHS"[np.argmax(suits)], 0.8, np.zeros(0), ranks, np.array(suits))
     >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
     >>> a = seen(15, 20, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # the top index, read as a club...
     >>> b = seen(85, 120, (0, -1), [0.05, 0, 0, 0.93, 0.02])  # ...the bottom one, as a spade
@@ -183,8 +188,7 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
         ca, cb = (int(np.argmin(np.linalg.norm(q - s.cand.center, axis=1))) for s in held)
         mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
         far = max(np.linalg.norm(q[ca] - a.cand.center), np.linalg.norm(q[cb] - b.cand.center))
-        if (a.card == b.card or a.ranks is None or b.ranks is None or a.suits is None or b.suits is None
-                or np.dot(a.cand.down, b.cand.down) > -0.5 or (ca - cb) % 4 != 2 or far > 0.5 * short
+        if (a.card == b.card or not _opposite(a, b) or (ca - cb) % 4 != 2 or far > 0.5 * short
                 or np.linalg.norm(mid - centre) > SYMMETRY * short):
             continue
         r = int(np.argmax(a.ranks[:-1] * b.ranks[:-1]))
@@ -200,14 +204,15 @@ def _combined(group: list[_Scored]) -> float:
     card's two corner indices are turned 180 degrees to each other) add up; otherwise the best
     one counts alone (two weak "5"s in a line of print are not one card seen twice).
 
-    >>> c = lambda conf, down: _Scored(Candidate((0, 0), down, 10, (0, 0), (0, 1), (1,)), "5S", conf, None)
+    >>> at = lambda down: Candidate((0, 0), down, 10, (0, 0), (0, 1), (1,))
+    >>> c = lambda conf, down: _Scored(at(down), "5S", conf, np.zeros(0), np.zeros(14), np.zeros(5))
     >>> round(_combined([c(0.5, (0, 1)), c(0.5, (0, -1))]), 2), _combined([c(0.5, (0, 1)), c(0.5, (0, 1))])
     (0.75, 0.5)
     """
     best = max(s.conf for s in group)
     for k, a in enumerate(group):
         for b in group[k + 1:]:
-            if a.cand.down[0] * b.cand.down[0] + a.cand.down[1] * b.cand.down[1] < -0.5:
+            if _opposite(a, b):
                 best = max(best, 1 - (1 - a.conf) * (1 - b.conf))
     return best
 

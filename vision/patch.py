@@ -66,18 +66,26 @@ def window(glyph: Point, pip: Point) -> npt.NDArray[np.float64]:
     >>> [round(float(v), 1) for v in m @ [PATCH_W / 2, 0, 1]]  # top middle of the patch: above the glyph
     [10.0, -7.0]
     """
-    gx, gy = glyph
-    dx, dy = pip[0] - gx, pip[1] - gy
-    u = max(float(np.hypot(dx, dy)), 1e-3)
-    down = np.array([dx, dy]) / u
-    across = np.array([-down[1], down[0]])  # patch x: to the glyph's right
-    sx = 2 * SIDE * u / PATCH_W
-    sy = (ABOVE + BELOW) * u / PATCH_H
-    m = np.empty((2, 3))
-    m[:, 0] = -across * sx  # patch x grows to the reader's right, which is -across in image terms
-    m[:, 1] = down * sy
+    return windows([(glyph, pip)])[0]
+
+
+def windows(pairs: Sequence[tuple[Point, Point]]) -> npt.NDArray[np.float64]:
+    """:func:`window` for many glyph/pip pairs at once: (N, 2, 3).
+
+    >>> windows([((10.0, 10.0), (10.0, 30.0)), ((10.0, 10.0), (30.0, 10.0))])[:, :, 1].tolist()
+    [[0.0, 1.3], [1.3, 0.0]]
+    """
+    gp = np.asarray(pairs, np.float64).reshape(-1, 2, 2)
+    glyph = gp[:, 0]
+    d = gp[:, 1] - glyph
+    u = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-3)[:, None]
+    down = d / u
+    across = np.stack([-down[:, 1], down[:, 0]], axis=1)  # patch x: to the glyph's right
+    m = np.empty((len(gp), 2, 3))
+    m[:, :, 0] = -across * (2 * SIDE / PATCH_W) * u  # patch x grows to the reader's right: -across
+    m[:, :, 1] = down * ((ABOVE + BELOW) / PATCH_H) * u
     # patch (PATCH_W/2, 0) sits ABOVE*u above the glyph, on the axis
-    m[:, 2] = np.array([gx, gy]) - down * ABOVE * u - m[:, 0] * PATCH_W / 2
+    m[:, :, 2] = glyph - down * ABOVE * u - m[:, :, 0] * PATCH_W / 2
     return m
 
 
@@ -85,16 +93,17 @@ def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]],
                 norm: str = INDEX_PAPER) -> npt.NDArray[np.float32]:
     """The upright, white-balanced index patches (N, 3, PATCH_H, PATCH_W) for glyph/pip pairs."""
     raw = np.empty((len(pairs), PATCH_H, PATCH_W, 3), np.uint8)
-    for n, (glyph, pip) in enumerate(pairs):
-        m = window(glyph, pip)
-        step = float(np.hypot(m[0, 1], m[1, 1]))  # image pixels per patch pixel
-        k = max(0, min(4, int(np.floor(np.log2(max(step, 1.0) / 1.2)))))
-        img = pyramid.level(k)
-        f = 0.5**k
-        mk = m * f
-        mk[:, 2] += 0.5 * f - 0.5  # pixel centres line up between levels
-        raw[n] = cv2.warpAffine(img, mk, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
+    if not len(pairs):
+        return normalise(raw, norm)
+    m = windows(pairs)
+    step = np.hypot(m[:, 0, 1], m[:, 1, 1])  # image pixels per patch pixel
+    levels = np.clip(np.floor(np.log2(np.maximum(step, 1.0) / 1.2)), 0, 4).astype(int)
+    f = 0.5**levels
+    m *= f[:, None, None]
+    m[:, :, 2] += (0.5 * f - 0.5)[:, None]  # pixel centres line up between levels
+    for n, k in enumerate(levels.tolist()):
+        raw[n] = cv2.warpAffine(pyramid.level(k), m[n], (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR
+                                | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
     return normalise(raw, norm)
 
 
@@ -145,8 +154,10 @@ def normalise(patches: npt.NDArray[np.uint8], norm: str = INDEX_PAPER) -> npt.ND
     n = len(patches)
     if n == 0:
         return np.zeros((0, 3, *patches.shape[1:3]), np.float32)
-    x = patches.astype(np.float32) / np.maximum(paper_level(patches, norm), DARKEST_PAPER)[:, None, None, :]
-    return np.minimum(x, CEILING).transpose(0, 3, 1, 2)
+    x = np.empty((n, patches.shape[3], *patches.shape[1:3]), np.float32)
+    x[...] = patches.transpose(0, 3, 1, 2)
+    x /= np.maximum(paper_level(patches, norm), DARKEST_PAPER)[:, :, None, None]
+    return np.minimum(x, CEILING, out=x)
 
 
 def as_read(stored: npt.NDArray[np.uint8], norm: str | None) -> npt.NDArray[np.uint8]:

@@ -19,6 +19,7 @@ is returned: the network (:mod:`vision.cnn`) reads the upright patch cut from th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -40,6 +41,7 @@ MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is te
 MAX_PIPS = 3  # a glyph is paired with its nearest few pip-like blobs at most
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
+SECOND_LOOK_MAX = SMALL_GLYPH + 2  # px: the biggest glyph the second look keeps (the first has bigger)
 TILE = 64  # px: the grid for the second look
 TILE_MARGIN = 24  # px looked at round the cells chosen
 MAX_TILED = 0.15  # at most this fraction of the image is looked at twice
@@ -280,12 +282,31 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
     return out
 
 
+@dataclass
+class Look:
+    """A first look at a photo (:func:`first_look`): its candidates, its darkness map
+    (:func:`relative_darkness`), and the centres of tiny glyph-like blobs left over, which ask for a
+    second look (:func:`look_again`)."""
+
+    found: list[Candidate]
+    dark: tuple[np.ndarray, np.ndarray]
+    small: np.ndarray  # (N, 2) x, y
+
+
 def find_indices(bgr: np.ndarray, max_components: int = 1500,
                  levels: tuple[Level, ...] = LEVELS, second_look: bool = True) -> list[Candidate]:
-    """Every plausible (rank glyph, pip) pair in the image, once (a pair found at two darkness
-    levels is kept from the stricter one). Halvings of the photo are searched too, for glyphs too big
-    for the paper estimate's window (close-ups, tight crops). With ``second_look``, places holding
-    tiny glyphs (small cards) are enlarged twice and looked at again."""
+    """Every plausible (rank glyph, pip) pair in the image, once: :func:`first_look`, and with
+    ``second_look`` :func:`look_again` everywhere it asks for."""
+    look = first_look(bgr, max_components, levels)
+    if not second_look:
+        return look.found
+    return look.found + look_again(look, max_components, levels)
+
+
+def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level, ...] = LEVELS) -> Look:
+    """Every plausible (rank glyph, pip) pair at the photo's own size, once (a pair found at two
+    darkness levels is kept from the stricter one). Halvings of the photo are searched too, for
+    glyphs too big for the paper estimate's window (close-ups, tight crops)."""
     notes = Notes([])
     dark = relative_darkness(bgr)
     out = _find(dark, max_components, levels, 0, notes)
@@ -300,23 +321,57 @@ def find_indices(bgr: np.ndarray, max_components: int = 1500,
                 if c.size * f > BIG_GLYPH]
         if back:
             out += _fresh(back, out)
-    if not second_look:
-        return out
-    tiles = _small_tiles(bgr.shape[:2], np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
-    v, lit = dark
-    for t, (x0, y0, x1, y1) in enumerate(tiles, 1):
+    return Look(_least_crowded(out), dark, np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
+
+
+def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...] = LEVELS,
+               explained: Sequence[np.ndarray] = ()) -> list[Candidate]:
+    """The second look: places holding tiny glyphs (small cards) enlarged twice and looked at
+    again; the candidates found there that the first look did not have. ``explained``: outlines
+    (polygons) of cards already read at a bigger size, whose tiny blobs are their own print (a face
+    card's picture), not small cards.
+
+    >>> import numpy as np
+    >>> look_again(first_look(np.full((120, 160, 3), 200, np.uint8)))
+    []
+    """
+    small = _outside(look.small, explained)
+    v, lit = look.dark
+    out: list[Candidate] = []
+    for t, (x0, y0, x1, y1) in enumerate(_small_tiles(v.shape[:2], small), 1):
         # the darkness map enlarged, rather than the photo: the paper level is smooth anyway
         crop = (cv2.resize(v[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR),
                 cv2.resize(lit[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
         found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
                            _half(c.suit_pos, x0, y0), c.labels, c.crowd)
                  for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None, inner=True)
-                 if c.size <= 2 * SMALL_GLYPH + 4]  # a bigger glyph: the first look had it
+                 if c.size <= 2 * SECOND_LOOK_MAX]  # a bigger glyph: the first look had it
         if found:
-            out += _fresh(found, out)
-    if len(out) > MAX_CANDIDATES:
-        out = sorted(out, key=lambda c: (c.crowd, -c.size))[:MAX_CANDIDATES]
-    return out
+            out += _fresh(found, look.found + out)
+    return _least_crowded(out)
+
+
+def _outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:
+    """The points (N, 2) in none of the polygons.
+
+    >>> import numpy as np
+    >>> card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    >>> _outside(np.array([[50.0, 50.0], [150.0, 50.0]]), [card]).tolist()
+    [[150.0, 50.0]]
+    """
+    for q in polygons:
+        if not len(points):
+            break
+        poly = q.reshape(-1, 1, 2).astype(np.float32)
+        points = points[[cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in points]]
+    return points
+
+
+def _least_crowded(found: list[Candidate]) -> list[Candidate]:
+    """At most ``MAX_CANDIDATES``, the least crowded (then biggest) first."""
+    if len(found) <= MAX_CANDIDATES:
+        return found
+    return sorted(found, key=lambda c: (c.crowd, -c.size))[:MAX_CANDIDATES]
 
 
 def _fresh(found: list[Candidate], old: list[Candidate]) -> list[Candidate]:

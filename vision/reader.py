@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.cnn import RANKS, SUITS, IndexNet
 from vision.image import load_image
-from vision.index import Candidate, find_indices
+from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again
 from vision.patch import Pyramid, cut_patches
 from vision.quads import find_quads, inside, order_quad
 from vision.taught import TaughtDeck
@@ -245,8 +245,16 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     scale = min(1.0, MAX_SIDE / max(h, w))
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-    kept = _suppress(_score(img, find_indices(img), deck))
-    quads = _quads(img) if kept else []
+    look = first_look(img)
+    scored = _score(img, look.found, deck)
+    quads = _quads(img) if scored else []
+    # tiny blobs inside a card read at its full size are its own print, not small cards
+    read = [s for s in _suppress(scored) if s.conf >= THRESHOLD and s.cand.size > SECOND_LOOK_MAX]
+    explained = [q for q in quads if any(inside(q, s.cand.center) for s in read)]
+    again = _score(img, look_again(look, explained=explained), deck)
+    if again and not quads:
+        quads = _quads(img)
+    kept = _suppress(scored + again)
     kept = _two_views_of_one_card(_one_scale_per_card(kept, quads), quads)
     reading = Reading(width=w, height=h)
     # both indices of one card agreeing is more evidence than either: combine them before the

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.index import LEVELS, find_indices
+from vision.index import LEVELS, _outside, _small_tiles, find_indices, first_look
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
 from vision.synth.compose import place, table_image
-from vision.synth.decks import procedural_deck
+from vision.synth.decks import artwork_available, load_decks, procedural_deck
 from vision.synth.scene import render_scene
 from vision.train import NONE_RANK, RANKS, SUITS, candidate_pairs, label_pairs
 
@@ -115,3 +115,23 @@ def test_training_reads_only_patch_files_balanced_as_training_balances_them(tmp_
         assert len(_load_part(tmp_path / ok)["x"]) == 2
     with pytest.raises(SystemExit, match="make them again"):
         _load_part(tmp_path / "reader.npz")
+
+
+@pytest.mark.skipif(not artwork_available(), reason="artwork packages or rsvg-convert missing")
+def test_a_face_card_read_at_full_size_is_not_looked_at_again_but_small_cards_beside_it_are():
+    from vision.quads import find_quads, inside
+    from vision.reader import read_cards
+
+    deck = load_decks(include=["ar-anglo_poker"])[0]
+    rng = np.random.default_rng(8)
+    img = table_image(rng, 480, 640, kind="felt")
+    place(img, deck.render("KH", 440), (150, 240), 220, 0, rng, tilt=0.0)
+    for k, card in enumerate(["5S", "9D"]):
+        place(img, deck.render(card, 200), (400 + 120 * k, 240), 56, 0, rng, tilt=0.0)
+    look = first_look(img)
+    king = [q for q in find_quads(img) if inside(q, (150, 240))]
+    assert len(king) == 1
+    # the king's picture has tiny glyph-like blobs; its outline explains them, the small cards' stay
+    assert len(_outside(look.small, king)) < len(look.small)
+    assert len(_small_tiles(img.shape[:2], _outside(look.small, king))) >= 1
+    assert sorted(c.card for c in read_cards(img).cards) == ["5S", "9D", "KH"]

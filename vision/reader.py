@@ -145,17 +145,31 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
 
 def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_Scored]:
     """Inside one card outline, indices are all one size: drop readings of a much larger or smaller
-    glyph than the most confident one there (a big centre pip read as a rank, say)."""
+    glyph than most of the readings there (a big centre pip read as a rank, say). The size that
+    counts is the one with the most confidence behind it: an outline round a whole row holds many
+    indices of one size, and one confident reading of something else does not outvote them.
+
+    >>> def seen(name, size, conf):
+    ...     return _Scored(Candidate((50, 50), (0, 1), size, (50, 45), (50, 55), (1,)), name, conf,
+    ...                    np.zeros(0), np.zeros(14), np.zeros(5))
+    >>> row = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    >>> held = [seen("8C", 21, 0.96), seen("5H", 22, 0.95), seen("KD", 23, 0.87), seen("2H", 11, 0.98)]
+    >>> [s.card for s in _one_scale_per_card(held, [row])]
+    ['8C', '5H', 'KD']
+    """
     drop: set[int] = set()
     for q in quads:
         held = [k for k, s in enumerate(kept) if inside(q, s.cand.center)]
         if len(held) < 2:
             continue
-        best = max(held, key=lambda k: kept[k].conf)
-        ref = kept[best].cand.size
-        for k in held:
-            if kept[k].card != kept[best].card and not (ref / 1.5 < kept[k].cand.size < ref * 1.5):
-                drop.add(k)
+
+        def alike(k: int, ref: float) -> bool:
+            return ref / 1.5 < kept[k].cand.size < ref * 1.5
+
+        ref = max((kept[k].cand.size for k in held),
+                  key=lambda r: (sum(kept[k].conf for k in held if alike(k, r)), r))
+        names = {kept[k].card for k in held if alike(k, ref)}
+        drop.update(k for k in held if not alike(k, ref) and kept[k].card not in names)
     return [s for k, s in enumerate(kept) if k not in drop]
 
 
@@ -254,8 +268,10 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     again = _score(img, look_again(look, explained=explained), deck)
     if again and not quads:
         quads = _quads(img)
-    kept = _suppress(scored + again)
-    kept = _two_views_of_one_card(_one_scale_per_card(kept, quads), quads)
+    # off-scale readings go before one reading per index is chosen: a confident misreading of part
+    # of an index (its pip's outline, say) would otherwise take the place of the index's own reading
+    kept = _suppress(_one_scale_per_card(scored + again, quads))
+    kept = _two_views_of_one_card(kept, quads)
     reading = Reading(width=w, height=h)
     # both indices of one card agreeing is more evidence than either: combine them before the
     # threshold (a deck has no duplicates, so one name is one card; see _combined)

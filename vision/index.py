@@ -30,10 +30,13 @@ NEAR = 13  # window (px) for the paper right beside the ink (within half a strok
 # paper is at least this bright in its darkest channel, against the photo's brightest; or, if its
 # darkest channel is at least GREY_PAPER of its brightest (grey, not a coloured cloth), DIMMEST_PAPER
 DIM_PAPER, DIMMEST_PAPER, GREY_PAPER = 0.3, 0.2, 0.55
-# (ink, core, thin) darkness levels, 200 = as bright as the paper: ink is darker than the first,
-# each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin square
-Level = tuple[int, int, int]
-LEVELS: tuple[Level, ...] = ((116, 90, 1), (150, 120, 1), (150, 120, 3))
+# (ink, core, thin, faint) darkness levels, 200 = as bright as the paper: ink is darker than the
+# first, each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin
+# square; a rank glyph may hold only a pixel darker than the fourth (its thin strokes blur paler
+# than a solid pip; the pip it is paired with still needs the core)
+Level = tuple[int, int, int, int]
+LEVELS: tuple[Level, ...] = ((116, 90, 1, 90), (150, 120, 1, 135), (150, 120, 3, 120))
+MAX_FAINT = 100  # per darkness level: more faint glyph-sized blobs than this are texture
 MAX_PAIRS = 1000  # per darkness level: a busy frame stops here (the least crowded glyphs first)
 MAX_CANDIDATES = 1000  # per photo, the least crowded first (bounds the network's work)
 TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
@@ -114,34 +117,42 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v, cv2.bitwise_or(lit, cv2.bitwise_and(dimmer, grey))
 
 
-Components = tuple[int, np.ndarray, np.ndarray]  # count, stats, centroids (as OpenCV gives them)
+# count, stats, centroids (as OpenCV gives them), and whether each blob holds a core (is solid)
+Components = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
 
 def ink_components(v: np.ndarray, lit: np.ndarray, level: Level) -> Components:
     """Ink at one darkness level, as connected components (count, stats, centroids, as OpenCV
-    gives them): blobs darker than ``level[0]`` holding a core darker than ``level[1]``, eroded by
-    a ``level[2]`` square; blobs without a core are given zero area.
+    gives them, and which are solid): blobs darker than ``level[0]`` holding a core darker than
+    ``level[1]`` (solid) or, faint, only one darker than ``level[3]``, eroded by a ``level[2]``
+    square; blobs with neither are given zero area.
 
     >>> import numpy as np
     >>> v = np.full((40, 40), 200, np.uint8); v[5:15, 5:9] = 40; v[25:30, 25:30] = 110
-    >>> n, stats, _ = ink_components(v, np.full_like(v, 255), (116, 90, 1))
-    >>> n, sorted(int(a) for a in stats[1:, 4])
-    (3, [0, 40])
+    >>> n, stats, _, solid = ink_components(v, np.full_like(v, 255), (116, 90, 1, 90))
+    >>> n, sorted(int(a) for a in stats[1:, 4]), solid[1:].tolist()
+    (3, [0, 40], [True, False])
+    >>> int(ink_components(v, np.full_like(v, 255), (116, 90, 1, 112))[1][2, 4])  # faint, not solid: kept
+    25
     >>> v[15:25, 6] = 130  # a blurred bridge of one pixel joins the two blobs...
     >>> v[25, 6:25] = 130
-    >>> ink_components(v, np.full_like(v, 255), (150, 120, 1))[0]
+    >>> ink_components(v, np.full_like(v, 255), (150, 120, 1, 120))[0]
     2
-    >>> ink_components(v, np.full_like(v, 255), (150, 120, 3))[0]  # ...a thinned mask splits them
+    >>> ink_components(v, np.full_like(v, 255), (150, 120, 3, 120))[0]  # ...a thinned mask splits them
     3
     """
     ink = cv2.bitwise_and(cv2.compare(v, level[0], cv2.CMP_LT), lit)
     if level[2] > 1:
         ink = cv2.erode(ink, np.ones((level[2], level[2]), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    strong = cv2.compare(v, level[1], cv2.CMP_LT)
-    has_core = np.bincount(labels[(strong > 0) & (labels > 0)], minlength=n) > 0
+    faint = max(level[1], level[3])
+    sel = cv2.compare(v, faint, cv2.CMP_LT) > 0
+    sel &= labels > 0
+    lab = labels[sel]
+    has_core = np.bincount(lab, minlength=n) > 0
+    solid = has_core if faint == level[1] else np.bincount(lab[v[sel] < level[1]], minlength=n) > 0
     stats[~has_core, 4] = 0
-    return n, stats, cents
+    return n, stats, cents, solid
 
 
 @dataclass
@@ -155,7 +166,7 @@ class Notes:
 def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
            max_components: int, notes: Notes | None = None, inner: bool = False) -> list[Candidate]:
     """Glyph/pip pairs among the ink components of one level."""
-    n, stats, cents = comps
+    n, stats, cents, solid = comps
     if n <= 1:
         return []
     w = stats[1:, 2].astype(np.float32)
@@ -184,13 +195,17 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     ring_area = (x1 - x0) * (y1 - y0) - bw * bh
     idx = idx[(outer - inner) > 0.5 * np.maximum(ring_area, 1)]
     idx = idx[size[idx] <= MAX_GLYPH]
+    # a faint blob can only be a rank glyph (6 px at least); where hundreds of them are about, they
+    # are a cloth's weave, and faint print cannot be told from it: then only solid ink counts
+    faint = ~solid[1:][idx] & (size[idx] >= 6)
+    idx = idx[solid[1:][idx] | (faint if faint.sum() <= MAX_FAINT else False)]
     if len(idx) == 0:
         return []
     if len(idx) > max_components:
         idx = idx[np.argsort(-area[idx])[:max_components]]
-    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], idx, tag)
+    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], solid[1:][idx], idx, tag)
     if notes is not None:
-        tiny = (size[idx] >= 3) & (size[idx] <= SMALL_GLYPH)
+        tiny = (size[idx] >= 3) & (size[idx] <= SMALL_GLYPH) & solid[1:][idx]
         # (tiny blobs already paired count too: at this size they often pair wrong)
         t = np.nonzero(tiny)[0]
         if len(t):
@@ -204,15 +219,16 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     return out
 
 
-def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, idx: np.ndarray,
+def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx: np.ndarray,
            tag: int) -> list[Candidate]:
-    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with pips below them."""
+    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with solid pips below them."""
     dx = c[None, :, 0] - c[:, None, 0]  # dx[i, j] = c[j] - c[i]
     dy = c[None, :, 1] - c[:, None, 1]
     dist = np.hypot(dx, dy)
     ratio = s[None, :] / s[:, None]
     pair = (dist > 0.65 * s[:, None]) & (dist < 1.6 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
     pair &= (s >= 6)[:, None]  # a rank glyph is at least 6 px
+    pair &= solid[None, :]  # and its pip is solid (a faint blob may be a glyph, not a pip)
     # two of the same pip in a card's body are not a rank over a pip: same box, same ink
     bw, bh, area = st[:, 2].astype(np.float32), st[:, 3].astype(np.float32), st[:, 4].astype(np.float32)
     twin = ((np.abs(bw[:, None] - bw[None, :]) <= 1) & (np.abs(bh[:, None] - bh[None, :]) <= 1)

@@ -135,3 +135,36 @@ def test_a_face_card_read_at_full_size_is_not_looked_at_again_but_small_cards_be
     assert len(_outside(look.small, king)) < len(look.small)
     assert len(_small_tiles(img.shape[:2], _outside(look.small, king))) >= 1
     assert sorted(c.card for c in read_cards(img).cards) == ["5S", "9D", "KH"]
+
+
+def _faint_index(img: np.ndarray, x: int, y: int) -> None:
+    """A blurred-pale rank glyph (an outline 14 x 20, 3 px strokes, darkest 140 of the paper's 220:
+    ink, but paler than a core) over a solid pip, with its top-left at (x, y)."""
+    cv2.rectangle(img, (x, y), (x + 13, y + 19), (152, 152, 152), 3)
+    cv2.line(img, (x + 1, y + 1), (x + 12, y + 18), (140, 140, 140), 2)  # its darkest stroke
+    cv2.fillConvexPoly(img, np.int32([[x + 6, y + 28], [x + 13, y + 36], [x + 6, y + 44], [x - 1, y + 36]]),
+                       (40, 40, 40))
+
+
+def _pairs_at(img: np.ndarray, x: int, y: int, levels) -> list:
+    return [c for c in find_indices(img, levels=levels, second_look=False)
+            if np.hypot(c.rank_pos[0] - x - 6.5, c.rank_pos[1] - y - 9.5) < 3]
+
+
+def test_a_faint_glyph_over_a_solid_pip_is_paired():
+    img = np.full((160, 160, 3), 220, np.uint8)
+    _faint_index(img, 70, 40)
+    solid_only = tuple((ink, core, thin, core) for ink, core, thin, _ in LEVELS)
+    assert not _pairs_at(img, 70, 40, solid_only)
+    assert _pairs_at(img, 70, 40, LEVELS)
+
+
+def test_on_a_weave_of_faint_blobs_only_solid_ink_is_paired():
+    from vision.index import MAX_FAINT
+
+    img = np.full((600, 800, 3), 220, np.uint8)
+    _faint_index(img, 70, 40)
+    rng = np.random.default_rng(2)
+    for x, y in rng.integers(200, 780, (MAX_FAINT + 50, 2)) % [800, 600]:  # pale specks, glyph-sized
+        cv2.circle(img, (int(x), int(max(y, 150))), 4, (140, 140, 140), 2)
+    assert not _pairs_at(img, 70, 40, LEVELS)

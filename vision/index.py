@@ -36,6 +36,9 @@ DIM_PAPER, DIMMEST_PAPER, GREY_PAPER = 0.3, 0.2, 0.55
 # than a solid pip; the pip it is paired with still needs the core)
 Level = tuple[int, int, int, int]
 LEVELS: tuple[Level, ...] = ((116, 90, 1, 90), (150, 120, 1, 135), (150, 120, 3, 120))
+# tiny blobs asking for a second look are taken from the first (strict) level only: a small card's
+# print is as dark as a big one's, while a cloth's weave shows at the loose levels (and cost 5 ms)
+NOTE_LEVELS = 1
 MAX_FAINT = 100  # per darkness level: more faint glyph-sized blobs than this are texture
 MAX_PAIRS = 1000  # per darkness level: a busy frame stops here (the least crowded glyphs first)
 MAX_CANDIDATES = 1000  # per photo, the least crowded first (bounds the network's work)
@@ -443,7 +446,8 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
     out: list[Candidate] = []
     for k, level in enumerate(levels):
         comps = ink_components(v, lit, level)
-        found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components, notes, inner)
+        found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components,
+                       notes if k < NOTE_LEVELS else None, inner)
         if found:
             out += _fresh(found, out)
     return out

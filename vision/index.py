@@ -201,7 +201,9 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     # a faint blob can only be a rank glyph (6 px at least); where hundreds of them are about, they
     # are a cloth's weave, and faint print cannot be told from it: then only solid ink counts
     faint = ~solid[1:][idx] & (size[idx] >= 6)
-    idx = idx[solid[1:][idx] | (faint if faint.sum() <= MAX_FAINT else False)]
+    if faint.sum() > MAX_FAINT:
+        faint[:] = False
+    idx = idx[solid[1:][idx] | faint]
     if len(idx) == 0:
         return []
     if len(idx) > max_components:

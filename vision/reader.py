@@ -231,6 +231,31 @@ def _combined(group: list[_Scored]) -> float:
     return best
 
 
+def _whole_photo(group: list[_Scored], shape: tuple[int, ...]) -> np.ndarray | None:
+    """The photo's own border as the card's outline, when the photo is one card cropped tight to
+    its edges (a scan, a crop): card-shaped, with the card's two indices read, pointing opposite
+    ways, each by its own corner of the photo, the two corners opposite.
+
+    >>> def seen(x, y, down):
+    ...     c = Candidate((x, y), down, 10, (x, y), (x, y + 1), (1,))
+    ...     return _Scored(c, "9S", 0.9, np.zeros(0), np.zeros(14), np.zeros(5))
+    >>> _whole_photo([seen(15, 25, (0, 1)), seen(185, 255, (0, -1))], (280, 200)).tolist()
+    [[0.0, 0.0], [200.0, 0.0], [200.0, 280.0], [0.0, 280.0]]
+    >>> _whole_photo([seen(15, 25, (0, 1)), seen(100, 140, (0, -1))], (280, 200)) is None  # one mid-photo
+    True
+    """
+    h, w = shape[:2]
+    if not 1.2 < max(h, w) / min(h, w) < 1.75:
+        return None
+    rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    for a, b in ((a, b) for k, a in enumerate(group) for b in group[k + 1:] if _opposite(a, b)):
+        ca, cb = (int(np.argmin(np.linalg.norm(rect - s.cand.center, axis=1))) for s in (a, b))
+        near = all(np.linalg.norm(rect[c] - s.cand.center) < 0.3 * min(h, w) for c, s in ((ca, a), (cb, b)))
+        if near and (ca - cb) % 4 == 2:
+            return rect
+    return None
+
+
 def _quads(img: np.ndarray) -> list[np.ndarray]:
     """Card outlines, found on the half-size image when that is big enough (4x less work)."""
     if min(img.shape[:2]) < 400:
@@ -285,6 +310,8 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
         # a card's outline holds its own indices and no other card's
         quad = next((q for q in quads if inside(q, best.cand.center) and not any(
             inside(q, o.cand.center) for other, og in by_card.items() if other != name for o in og)), None)
+        if quad is None and len(by_card) == 1:
+            quad = _whole_photo(group, img.shape[:2])
         if quad is not None:
             cx, cy = quad.mean(axis=0)
             qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]

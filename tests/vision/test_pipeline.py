@@ -82,7 +82,10 @@ def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
     face = procedural_deck(7).render("QD", width)
     a = face[..., 3:4] / 255.0
     img = (face[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
-    assert [c.card for c in read_cards(img).cards] == ["QD"]
+    cards = read_cards(img).cards
+    assert [c.card for c in cards] == ["QD"]
+    h, w = img.shape[:2]
+    assert cards[0].quad == [[0.0, 0.0], [float(w), 0.0], [float(w), float(h)], [0.0, float(h)]]  # its edges
 
 
 def test_a_glyph_bridged_to_its_pip_by_blur_is_split_by_the_thinned_level():

@@ -195,15 +195,11 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
         if len(held) != 2:  # an outline round a row or a stack holds more indices than one card's
             continue
         a, b = held
-        centre = q.mean(axis=0)
         short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
-        # each index by a corner of its own, the two corners opposite (two cards side by side can
-        # make one card-shaped outline too)
-        ca, cb = (int(np.argmin(np.linalg.norm(q - s.cand.center, axis=1))) for s in held)
+        # (two cards side by side can make one card-shaped outline too)
         mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
-        far = max(np.linalg.norm(q[ca] - a.cand.center), np.linalg.norm(q[cb] - b.cand.center))
-        if (a.card == b.card or not _opposite(a, b) or (ca - cb) % 4 != 2 or far > 0.5 * short
-                or np.linalg.norm(mid - centre) > SYMMETRY * short):
+        if (a.card == b.card or not _by_opposite_corners(q, a, b, 0.5)
+                or np.linalg.norm(mid - q.mean(axis=0)) > SYMMETRY * short):
             continue
         r = int(np.argmax(a.ranks[:-1] * b.ranks[:-1]))
         u = int(np.argmax(a.suits[:-1] * b.suits[:-1]))
@@ -248,12 +244,18 @@ def _whole_photo(group: list[_Scored], shape: tuple[int, ...]) -> np.ndarray | N
     if not 1.2 < max(h, w) / min(h, w) < 1.75:
         return None
     rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-    for a, b in ((a, b) for k, a in enumerate(group) for b in group[k + 1:] if _opposite(a, b)):
-        ca, cb = (int(np.argmin(np.linalg.norm(rect - s.cand.center, axis=1))) for s in (a, b))
-        near = all(np.linalg.norm(rect[c] - s.cand.center) < 0.3 * min(h, w) for c, s in ((ca, a), (cb, b)))
-        if near and (ca - cb) % 4 == 2:
-            return rect
+    if any(_by_opposite_corners(rect, a, b, 0.3) for k, a in enumerate(group) for b in group[k + 1:]):
+        return rect
     return None
+
+
+def _by_opposite_corners(q: np.ndarray, a: _Scored, b: _Scored, reach: float) -> bool:
+    """Whether two readings are a card's two indices in outline ``q``: pointing opposite ways, each
+    within ``reach`` short sides of a corner of its own, the two corners opposite."""
+    short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
+    ca, cb = (int(np.argmin(np.linalg.norm(q - s.cand.center, axis=1))) for s in (a, b))
+    far = max(np.linalg.norm(q[ca] - a.cand.center), np.linalg.norm(q[cb] - b.cand.center))
+    return _opposite(a, b) and (ca - cb) % 4 == 2 and far <= reach * short
 
 
 def _quads(img: np.ndarray) -> list[np.ndarray]:

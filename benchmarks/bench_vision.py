@@ -77,7 +77,8 @@ def main() -> int:
         total += len(names)
     ms = float(np.median(times))
     print(f"1280x720 frame, 12 cards of held-out decks: median {ms:.1f} ms wall, max {max(times):.1f} ms; "
-          f"median CPU {float(np.median(cpu)):.1f} ms (target < 60 ms) {'OK' if ms < 60 else 'MISSED'}; "
+          f"median CPU {float(np.median(cpu)):.1f} ms (target < 60 ms, every frame) "
+          f"{'OK' if max(times) < 60 else 'MISSED'}; "
           f"read {tp}/{total}, {fp} wrong")
     print(f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times grow with it)")
     if args.synth:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.quads import inside
+
 LOCAL = 31  # window (px) for the local paper brightness
 NEAR = 13  # window (px) for the paper right beside the ink (within half a stroke)
 # paper is at least this bright in its darkest channel, against the photo's brightest; or, if its
@@ -380,12 +382,7 @@ def _outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:
     >>> _outside(np.array([[50.0, 50.0], [150.0, 50.0]]), [card]).tolist()
     [[150.0, 50.0]]
     """
-    for q in polygons:
-        if not len(points):
-            break
-        poly = q.reshape(-1, 1, 2).astype(np.float32)
-        points = points[[cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in points]]
-    return points
+    return points[[not any(inside(q, (x, y)) for q in polygons) for x, y in points]].reshape(-1, 2)
 
 
 def _least_crowded(found: list[Candidate]) -> list[Candidate]:

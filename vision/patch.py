@@ -22,7 +22,8 @@ better than a network trained on them (measured: see docs/vision.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -160,9 +161,19 @@ def normalise(patches: npt.NDArray[np.uint8], norm: str = INDEX_PAPER) -> npt.ND
     return np.minimum(x, CEILING, out=x)
 
 
-def as_read(stored: npt.NDArray[np.uint8], norm: str | None) -> npt.NDArray[np.uint8]:
-    """Patches stored (:func:`to_bytes`) under normalisation ``norm`` (``None``: a file from before
-    files recorded it, ``WHOLE_WINDOW``) as the reader cuts them (``INDEX_PAPER``). Both divide each
+def stored_norm(stored: Mapping[str, Any]) -> str:
+    """The normalisation a stored patch file (``np.load`` of it) records; a file from before files
+    recorded it is ``WHOLE_WINDOW``.
+
+    >>> stored_norm({"norm": np.array(INDEX_PAPER)}), stored_norm({})
+    ('index-paper-75', 'window-90')
+    """
+    return str(stored["norm"]) if "norm" in stored else WHOLE_WINDOW
+
+
+def as_read(stored: npt.NDArray[np.uint8], norm: str) -> npt.NDArray[np.uint8]:
+    """Patches stored (:func:`to_bytes`) under normalisation ``norm`` as the reader cuts them
+    (``INDEX_PAPER``). Both divide each
     channel by a paper level, so dividing the stored patch by its own new paper level gives what
     :func:`normalise` gives the photo, up to rounding and the ``CEILING`` cap.
 

@@ -30,7 +30,17 @@ import numpy.typing as npt
 
 from vision.cnn import RANKS, SUITS
 from vision.errors import ImageError
-from vision.patch import ABOVE, BELOW, INDEX_PAPER, PATCH_H, PATCH_W, WHOLE_WINDOW, as_read, to_bytes
+from vision.patch import (
+    ABOVE,
+    BELOW,
+    INDEX_PAPER,
+    PATCH_H,
+    PATCH_W,
+    WHOLE_WINDOW,
+    as_read,
+    stored_norm,
+    to_bytes,
+)
 
 CARDS = [r + s for r in RANKS for s in SUITS]  # 52, rank-major
 Probs = npt.NDArray[np.float32]
@@ -116,14 +126,14 @@ class TaughtDeck:
             with np.load(path, allow_pickle=False) as z:
                 cards = [str(c) for c in z["cards"]]
                 patches = np.asarray(z["patches"])
-                norm = str(z["norm"]) if "norm" in z else None
+                norm = stored_norm(z)
         except FileNotFoundError:
             raise ImageError(f"{path}: no such file (crib vision teach writes a taught deck)") from None
         except (OSError, KeyError, ValueError, EOFError):
             raise ImageError(f"{path}: not a taught deck (crib vision teach writes one)") from None
         if (patches.dtype != np.uint8 or patches.ndim != 4 or patches.shape[1:] != SHAPE
                 or len(patches) != len(cards) or any(c not in CARDS for c in cards)
-                or norm not in (None, WHOLE_WINDOW, INDEX_PAPER)):
+                or norm not in (WHOLE_WINDOW, INDEX_PAPER)):
             raise ImageError(f"{path}: not a taught deck (wrong contents)")
         return cls(cards, as_read(patches, norm))
 

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.index import find_indices
-from vision.patch import CEILING, PATCH_H, PATCH_W, WHOLE_WINDOW, Pyramid, cut_patches, to_bytes
+from vision.patch import CEILING, PATCH_H, PATCH_W, WHOLE_WINDOW, Pyramid, cut_patches, stored_norm, to_bytes
 from vision.quads import inside
 
 RANKS = "A23456789TJQK"
@@ -160,7 +160,7 @@ def _load_part(path: Path) -> dict[str, np.ndarray]:
     """A patch file; its patches must have been balanced as training balances them."""
     with np.load(path) as z:
         part = {k: z[k] for k in ("x", "rank", "suit")}
-        norm = str(z["norm"]) if "norm" in z else WHOLE_WINDOW  # (files from before it was recorded)
+        norm = stored_norm(z)
     if norm != TRAIN_NORM:
         raise SystemExit(f"{path}: patches balanced as {norm}, training uses {TRAIN_NORM}: make them again")
     return part

@@ -90,6 +90,25 @@ def windows(pairs: Sequence[tuple[Point, Point]]) -> npt.NDArray[np.float64]:
     return m
 
 
+def nudged(glyph: Point, pip: Point, by: float = 0.08) -> list[tuple[Point, Point]]:
+    """Six glyph/pip pairs close to the one given: the window scaled by ``1 ± by`` about its
+    middle, and shifted by ``± by`` glyph-to-pip distances across and along. The finder's centres
+    are blob centroids, a pixel or two off when blur or a neighbour's ink touches a glyph; a patch
+    read the same way from all of them is read with more certainty than from one.
+
+    >>> [(round(g[1], 1), p[1]) for g, p in nudged((10.0, 10.0), (10.0, 60.0), by=0.1)]  # y of glyph, pip
+    [(12.5, 57.5), (7.5, 62.5), (10.0, 60.0), (10.0, 60.0), (5.0, 55.0), (15.0, 65.0)]
+    """
+    (gx, gy), (px, py) = glyph, pip
+    dx, dy = px - gx, py - gy
+    mx, my = (gx + px) / 2, (gy + py) / 2
+    out = [((mx - dx / 2 * f, my - dy / 2 * f), (mx + dx / 2 * f, my + dy / 2 * f))
+           for f in (1 - by, 1 + by)]
+    for ox, oy in ((dy * by, -dx * by), (-dy * by, dx * by), (-dx * by, -dy * by), (dx * by, dy * by)):
+        out.append(((gx + ox, gy + oy), (px + ox, py + oy)))
+    return out
+
+
 def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]],
                 norm: str = INDEX_PAPER) -> npt.NDArray[np.float32]:
     """The upright, white-balanced index patches (N, 3, PATCH_H, PATCH_W) for glyph/pip pairs."""

@@ -110,3 +110,50 @@ def test_a_cards_two_indices_read_differently_are_one_card():
     row = [_seen(c, 20 + 30 * k, 22 if k < 2 else 118, (0, 1) if k < 2 else (0, -1), [0.9, 0, 0, 0.08, 0.02])
            for k, c in enumerate(["8C", "5C", "9C"])]
     assert [s.card for s in _two_views_of_one_card(row, [card])] == ["8C", "5C", "9C"]
+
+
+def _moved(c, scale: float, across: float):
+    """Candidate ``c`` with its window scaled about its middle and shifted across (glyph-to-pip units)."""
+    from vision.index import Candidate
+
+    (gx, gy), (px, py) = c.rank_pos, c.suit_pos
+    dx, dy = px - gx, py - gy
+    mx, my = (gx + px) / 2 - dy * across, (gy + py) / 2 + dx * across
+    glyph, pip = (mx - dx / 2 * scale, my - dy / 2 * scale), (mx + dx / 2 * scale, my + dy / 2 * scale)
+    return Candidate(c.center, c.down, c.size, glyph, pip, c.labels)
+
+
+def test_an_index_read_with_doubt_is_looked_at_again(make_scene):
+    from vision.cnn import IndexNet
+    from vision.index import find_indices
+    from vision.patch import Pyramid, cut_patches
+    from vision.reader import LOOK_CLOSER, THRESHOLD, _score
+
+    img = make_scene([("7H", 640, 360, 0)], width=140)
+    net = IndexNet.load()
+    def seven(c):  # how surely the network calls a candidate a 7
+        return net.predict(cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos)]))[0][0, 6]
+
+    index = max(find_indices(img), key=seven)
+    doubtful = 0
+    for scale in (0.75, 0.8, 0.85, 1.2, 1.3):
+        for across in (0.0, 0.15, 0.25, 0.3):
+            c = _moved(index, scale, across)
+            pr, ps = net.predict(cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos)]))
+            raw = float(pr[0, :-1].max() * ps[0, :-1].max())
+            if not LOOK_CLOSER <= raw < THRESHOLD or pr[0, -1] > pr[0, :-1].max():
+                continue
+            doubtful += 1
+            read = [(s.card, s.conf) for s in _score(img, [c])]
+            # a window off the index that misreads it is not made a card by the second opinion
+            assert all(name == "7H" or conf < THRESHOLD for name, conf in read)
+    assert doubtful >= 2  # (the windows above do leave the reader in doubt)
+
+
+def test_two_views_that_contradict_each_other_leave_the_card_in_doubt():
+    from vision.reader import THRESHOLD, _two_views_of_one_card
+
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    top = _seen("2C", 14, 22, (0, 1), [0.9, 0, 0, 0.06, 0.04])  # as sure it is a club...
+    bottom = _seen("2S", 86, 118, (0, -1), [0.06, 0, 0, 0.89, 0.05])  # ...as a spade
+    assert all(s.conf < THRESHOLD for s in _two_views_of_one_card([top, bottom], [card]))

@@ -166,8 +166,10 @@ def _load_part(path: Path) -> dict[str, np.ndarray]:
     return part
 
 
-def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
-    """Train the network on the patch files ``data`` and export it to ONNX at ``out``."""
+def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: Path | None = None,
+        lr: float = 3e-3) -> int:
+    """Train the network on the patch files ``data`` and export it to ONNX at ``out``; with ``init``,
+    go on training a model exported earlier (:func:`_start_from`) rather than starting afresh."""
     try:
         import torch
         from torch import nn
@@ -190,9 +192,12 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
     print(f"{n} patches ({int((d['rank'] != NONE_RANK).sum())} index), {len(tr)} train / {len(val)} check")
 
     net = index_net(width)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init is not None:
+        _start_from(net, init, x[tr[:4096]].float() * (CEILING / 255))
+        print(f"starting from {init}", flush=True)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * (len(tr) // 256 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
 
     def batch(idx: np.ndarray, augment: bool) -> torch.Tensor:
@@ -256,6 +261,41 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int) -> int:
     return 0
 
 
+def _start_from(net, path: Path, sample) -> None:  # type: ignore[no-untyped-def]
+    """Load an exported model's weights into ``net`` (same ``--width``). The ONNX file holds each
+    conv with its batch norm folded in; the norm is set to pass the conv's output through unchanged
+    (in eval mode exactly; in training, its scale and shift are the output's own spread and mean
+    over ``sample`` patches, so batch statistics give nearly the same), so that training goes on
+    from the exported model's own function. Needs the ``onnx`` package (the ``train`` extra)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [node for node in model.graph.node if node.op_type == "Conv"]
+    state = net.state_dict()
+    for name in ("hidden.1.weight", "hidden.1.bias", "rank.weight", "rank.bias", "suit.weight", "suit.bias"):
+        if weights[name].shape != tuple(state[name].shape):
+            raise SystemExit(f"{path}: {name} is {weights[name].shape}, the network's is "
+                             f"{tuple(state[name].shape)}: give the --width it was trained with")
+        state[name].copy_(torch.from_numpy(weights[name].copy()))
+    net.eval()
+    h = sample
+    with torch.no_grad():
+        for k, node in enumerate(convs):
+            conv, norm = net.body[k][0], net.body[k][1]
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            conv.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+            y = conv(h)
+            mean, var = y.mean(dim=(0, 2, 3)), y.var(dim=(0, 2, 3))
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.copy_(mean)
+            h = net.body[k](h)
+
+
 def index_net(width: int = 16):  # type: ignore[no-untyped-def]
     """The network: three conv blocks (3x3, batch norm, ReLU, 2x2 max pool), then two linear heads
     that end in softmax (so the ONNX file gives probabilities)."""
@@ -302,10 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--width", type=int, default=16)
     f.add_argument("--out", type=Path, default=MODEL)
+    f.add_argument("--init", type=Path, help="go on training this exported model (ONNX), not afresh")
+    f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
     a = ap.parse_args(argv)
     if a.step == "patches":
         return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio)
-    return fit(a.data, a.epochs, a.seed, a.out, a.width)
+    return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr)
 
 
 if __name__ == "__main__":

@@ -152,8 +152,9 @@ def _closer(pyramid: Pyramid, cands: list[Candidate], pr: np.ndarray, ps: np.nda
     >>> r.shape, s.shape, round(float(r.sum()), 3), round(float(s.sum()), 3)
     ((1, 14), (1, 5), 1.0, 1.0)
     """
-    n, m = len(cands), 6
     moved = [p for c in cands for p in nudged(c.rank_pos, c.suit_pos, NUDGE)]
+    n = len(cands)
+    m = len(moved) // n
     xm = cut_patches(pyramid, moved)
     qr, qs = IndexNet.load().predict(xm)
     if deck is not None:

@@ -27,24 +27,15 @@ _FONTS = [
     cv2.FONT_HERSHEY_COMPLEX,
 ]
 N_STYLES = 8
-# rank glyphs in TrueType and OpenType faces too (Debian fonts-dejavu-core, fonts-liberation,
-# fonts-urw-base35 and fonts-freefont-ttf; training only, nothing ships): card decks print their
-# indices in many typefaces, and the network should read a 7 as a 7 in any of them. Style
-# N_STYLES + k uses the k-th of these that is installed. (The URW and FreeFont faces came later,
-# appended so that the styles before them keep their numbers.)
-FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation",
-             "/usr/share/fonts/opentype/urw-base35", "/usr/share/fonts/truetype/freefont")
+# rank glyphs in TrueType faces too (Debian fonts-dejavu-core and fonts-liberation; training only,
+# nothing ships): card decks print their indices in many typefaces, and the network should read a
+# 7 as a 7 in any of them. Style N_STYLES + k uses the k-th of these that is installed.
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation")
 FONT_FILES = (
     "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-ExtraLight.ttf", "DejaVuSansCondensed-Bold.ttf",
     "DejaVuSansMono.ttf", "DejaVuSerif.ttf", "DejaVuSerifCondensed-Bold.ttf", "LiberationSans-Bold.ttf",
     "LiberationSansNarrow-Regular.ttf", "LiberationSerif-Regular.ttf", "LiberationSerif-Bold.ttf",
     "LiberationMono-Bold.ttf",
-    # bold serifs like most real decks' indices (Century Schoolbook, Bookman, Palatino, Times)...
-    "C059-Bold.otf", "C059-Roman.otf", "URWBookman-Demi.otf", "URWBookman-Light.otf", "P052-Bold.otf",
-    "NimbusRoman-Bold.otf", "FreeSerifBold.ttf", "FreeSerif.ttf",
-    # ...and sans faces, narrow and geometric
-    "NimbusSans-Bold.otf", "NimbusSansNarrow-Bold.otf", "NimbusSansNarrow-Regular.otf", "URWGothic-Demi.otf",
-    "URWGothic-Book.otf", "FreeSans.ttf", "FreeSansBold.ttf", "NimbusMonoPS-Bold.otf",
 )
 
 

@@ -108,14 +108,14 @@ def _opposite(a: _Scored, b: _Scored) -> bool:
     return a.cand.down[0] * b.cand.down[0] + a.cand.down[1] * b.cand.down[1] < -0.5
 
 
-def _score(img: np.ndarray, cands: list[Candidate], deck: TaughtDeck | None = None) -> list[_Scored]:
-    """Classify each candidate's upright index patch; keep those the network calls a card. With a
+def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = None) -> list[_Scored]:
+    """Classify each candidate's upright index patch, cut from the photo's ``pyramid`` (shared by
+    the first and second look and the outlines); keep those the network calls a card. With a
     taught deck, a patch close to one of its indices is sharpened toward that card. A card named
     with doubt (confidence from ``LOOK_CLOSER`` up to the threshold) is looked at again (:func:`_closer`)."""
     if not cands:
         return []
     net = IndexNet.load()
-    pyramid = Pyramid(img)
     x = cut_patches(pyramid, [(c.rank_pos, c.suit_pos) for c in cands])
     pr, ps = net.predict(x)
     if deck is not None:
@@ -305,11 +305,11 @@ def _by_opposite_corners(q: np.ndarray, a: _Scored, b: _Scored, reach: float) ->
     return _opposite(a, b) and (ca - cb) % 4 == 2 and far <= reach * short
 
 
-def _quads(img: np.ndarray) -> list[np.ndarray]:
+def _quads(pyramid: Pyramid) -> list[np.ndarray]:
     """Card outlines, found on the half-size image when that is big enough (4x less work)."""
-    if min(img.shape[:2]) < 400:
-        return find_quads(img)
-    return [q * 2 + 0.5 for q in find_quads(cv2.pyrDown(img), min_side=20)]
+    if min(pyramid.level(0).shape[:2]) < 400:
+        return find_quads(pyramid.level(0))
+    return [q * 2 + 0.5 for q in find_quads(pyramid.level(1), min_side=20)]
 
 
 def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading:
@@ -334,14 +334,15 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
     look = first_look(img)
-    scored = _score(img, look.found, deck)
-    quads = _quads(img) if scored else []
+    pyramid = Pyramid(img)  # its halving serves the patches of big indices and the outlines alike
+    scored = _score(pyramid, look.found, deck)
+    quads = _quads(pyramid) if scored else []
     # tiny blobs inside a card read at its full size are its own print, not small cards
     read = [s for s in _suppress(scored) if s.conf >= THRESHOLD and s.cand.size > SECOND_LOOK_MAX]
     explained = [q for q in quads if any(inside(q, s.cand.center) for s in read)]
-    again = _score(img, look_again(look, explained=explained), deck)
+    again = _score(pyramid, look_again(look, explained=explained), deck)
     if again and not quads:
-        quads = _quads(img)
+        quads = _quads(pyramid)
     # off-scale readings go before one reading per index is chosen: a confident misreading of part
     # of an index (its pip's outline, say) would otherwise take the place of the index's own reading
     kept = _suppress(_one_scale_per_card(scored + again, quads))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.quads import inside
+from vision.quads import inside_all
 
 LOCAL = 31  # window (px) for the local paper brightness
 NEAR = 13  # window (px) for the paper right beside the ink (within half a stroke)
@@ -382,7 +382,7 @@ def _outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:
     >>> _outside(np.array([[50.0, 50.0], [150.0, 50.0]]), [card]).tolist()
     [[150.0, 50.0]]
     """
-    return points[[not any(inside(q, (x, y)) for q in polygons) for x, y in points]].reshape(-1, 2)
+    return points[~inside_all(polygons, points.tolist()).any(axis=0)].reshape(-1, 2)
 
 
 def _least_crowded(found: list[Candidate]) -> list[Candidate]:

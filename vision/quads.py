@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -58,6 +60,28 @@ def inside(q: np.ndarray, p: tuple[float, float]) -> bool:
     """
     poly = q.reshape(-1, 1, 2).astype(np.float32)
     return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
+
+
+def inside_all(outlines: Sequence[np.ndarray], points: Sequence[tuple[float, float]]) -> np.ndarray:
+    """(len(outlines), len(points)) bools: which points lie in (or on) which convex outlines, all
+    at once (what :func:`inside` says of each pair; the outlines :func:`find_quads` gives are convex).
+
+    >>> square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    >>> inside_all([square, square + 8], [(5, 5), (15, 15), (10, 4)]).tolist()
+    [[True, False, True], [False, True, False]]
+    """
+    if not len(outlines) or not len(points):
+        return np.zeros((len(outlines), len(points)), bool)
+    p = np.asarray(points, np.float64).reshape(1, 1, -1, 2)
+    out = np.zeros((len(outlines), p.shape[2]), bool)
+    for size in {len(q) for q in outlines}:  # outlines of one corner count at once
+        which = [k for k, q in enumerate(outlines) if len(q) == size]
+        a = np.stack([np.asarray(outlines[k], np.float64).reshape(-1, 2) for k in which])[:, :, None, :]
+        b = np.roll(a, -1, axis=1)
+        edge, to = b - a, p - a
+        cross = edge[..., 0] * to[..., 1] - edge[..., 1] * to[..., 0]
+        out[which] = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+    return out
 
 
 def order_quad(q: np.ndarray) -> np.ndarray:

@@ -26,7 +26,7 @@ from vision.cnn import RANKS, SUITS, IndexNet
 from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again
 from vision.patch import Pyramid, cut_patches, nudged
-from vision.quads import find_quads, inside, order_quad
+from vision.quads import find_quads, inside_all, order_quad
 from vision.taught import TaughtDeck
 
 __all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
@@ -199,8 +199,9 @@ def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_S
     ['8C', '5H', 'KD']
     """
     drop: set[int] = set()
-    for q in quads:
-        held = [k for k, s in enumerate(kept) if inside(q, s.cand.center)]
+    at = inside_all(quads, [s.cand.center for s in kept])
+    for here in at:
+        held = np.nonzero(here)[0].tolist()
         if len(held) < 2:
             continue
 
@@ -235,8 +236,9 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     >>> [(s.card, round(s.conf, 2)) for s in _two_views_of_one_card([a, b], [card])]
     [('9C', 0.5), ('9C', 0.5)]
     """
-    for q in quads:
-        held = [s for s in kept if inside(q, s.cand.center)]
+    at = inside_all(quads, [s.cand.center for s in kept])
+    for q, here in zip(quads, at, strict=True):
+        held = [kept[k] for k in np.nonzero(here)[0]]
         if len(held) != 2:  # an outline round a row or a stack holds more indices than one card's
             continue
         a, b = held
@@ -339,7 +341,8 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     quads = _quads(pyramid) if scored else []
     # tiny blobs inside a card read at its full size are its own print, not small cards
     read = [s for s in _suppress(scored) if s.conf >= THRESHOLD and s.cand.size > SECOND_LOOK_MAX]
-    explained = [q for q in quads if any(inside(q, s.cand.center) for s in read)]
+    explained = [q for q, here in zip(quads, inside_all(quads, [s.cand.center for s in read]), strict=True)
+                 if here.any()]
     again = _score(pyramid, look_again(look, explained=explained), deck)
     if again and not quads:
         quads = _quads(pyramid)
@@ -355,11 +358,13 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
         groups.setdefault(s.card, []).append(s)
     combined = {name: _combined(g) for name, g in groups.items()}
     by_card = {name: g for name, g in groups.items() if combined[name] >= THRESHOLD}
+    # a card's outline holds its own indices and no other card's
+    owners = [name for name, g in by_card.items() for _ in g]
+    at = inside_all(quads, [s.cand.center for g in by_card.values() for s in g])
     for name, group in by_card.items():
-        best = max(group, key=lambda s: s.conf)
-        # a card's outline holds its own indices and no other card's
-        quad = next((q for q in quads if inside(q, best.cand.center) and not any(
-            inside(q, o.cand.center) for other, og in by_card.items() if other != name for o in og)), None)
+        k = owners.index(name) + max(range(len(group)), key=lambda i: group[i].conf)  # its surest reading
+        mine = np.array([o == name for o in owners], bool)
+        quad = next((q for q, here in zip(quads, at, strict=True) if here[k] and not here[~mine].any()), None)
         if quad is None and len(by_card) == 1:
             quad = _whole_photo(group, img.shape[:2])
         if quad is not None:

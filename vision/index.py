@@ -95,11 +95,11 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         half = LOCAL // 2 | 1
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (half, half))
         small = cv2.resize(bgr, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
-        small = cv2.dilate(small, kernel)
-        paper3 = cv2.resize(cv2.blur(small, (half, half)), (w, h), interpolation=cv2.INTER_LINEAR)
+        level = cv2.blur(cv2.dilate(small, kernel), (half, half))  # the paper level at half size
+        paper3 = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
     else:
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (LOCAL, LOCAL))
-        paper3 = cv2.blur(cv2.dilate(bgr, kernel), (LOCAL, LOCAL))
+        level = paper3 = cv2.blur(cv2.dilate(bgr, kernel), (LOCAL, LOCAL))
     rel = cv2.divide(bgr, paper3, scale=200.0)
     b, g, r = cv2.split(rel)
     v = cv2.min(cv2.min(b, g), r)
@@ -111,15 +111,20 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # paper is bright in every channel (white under any light), so a saturated felt is not paper
     # even where its own darkest channel happens to be noisy; and not much darker than the brightest
     # (though a backlit card's grey paper can be a quarter as bright as the window behind it)
-    pb, pg, pr = cv2.split(paper3)
+    # (decided on the paper level as estimated, at half size: it is smooth)
+    pb, pg, pr = cv2.split(level)
     low = cv2.min(cv2.min(pb, pg), pr)
-    bright = float(np.percentile(low[::4, ::4], 99.5))
+    step = 4 * low.shape[0] // h
+    bright = float(np.percentile(low[::step, ::step], 99.5))
     lit = cv2.compare(low, max(40.0, DIM_PAPER * bright), cv2.CMP_GT)
     # dimmer still, if it is grey (paper under a cast, not a coloured cloth)
     high = cv2.max(cv2.max(pb, pg), pr)
     grey = cv2.compare(low, cv2.multiply(high, GREY_PAPER), cv2.CMP_GE)
     dimmer = cv2.compare(low, max(40.0, DIMMEST_PAPER * bright), cv2.CMP_GT)
-    return v, cv2.bitwise_or(lit, cv2.bitwise_and(dimmer, grey))
+    lit = cv2.bitwise_or(lit, cv2.bitwise_and(dimmer, grey))
+    if lit.shape != v.shape:
+        lit = cv2.resize(lit, (w, h), interpolation=cv2.INTER_NEAREST)
+    return v, lit
 
 
 # count, stats, centroids (as OpenCV gives them), and whether each blob holds a core (is solid)

@@ -42,13 +42,18 @@ def find_quads(bgr: np.ndarray, min_side: int = 40) -> list[np.ndarray]:
             continue
         out.append(q)
     # the same outline is found from both sides of the dilated edge: keep the outer one
-    out.sort(key=lambda q: -cv2.contourArea(q))
+    areas = [cv2.contourArea(q) for q in out]
+    order = sorted(range(len(out)), key=lambda k: -areas[k])
     kept: list[np.ndarray] = []
-    for q in out:
-        c = q.mean(axis=0)
-        if any(np.hypot(*(c - k.mean(axis=0))) < 0.2 * np.sqrt(cv2.contourArea(k)) for k in kept):
+    centres = np.zeros((len(out), 2))
+    reach = np.zeros(len(out))  # a kept outline's centre and 0.2 of its side
+    for k in order:
+        c = out[k].mean(axis=0)
+        n = len(kept)
+        if n and (np.hypot(*(centres[:n] - c).T) < reach[:n]).any():
             continue
-        kept.append(q)
+        centres[n], reach[n] = c, 0.2 * np.sqrt(areas[k])
+        kept.append(out[k])
     return kept
 
 

@@ -6,7 +6,9 @@ right beside it too, so that a card's own paper next to glare or a bright window
 mask is taken at a few darkness levels, strict first: a strict level separates a glyph from the
 card's edge or a blur that joins them, a loose one catches faint, hazy or pale print, and the
 loose mask thinned by a pixel all round splits a glyph from its pip or the card's frame where blur
-has bridged them. At each level, every component that could be a rank glyph is paired with a
+has bridged them; and where the cards read so far leave ink unexplained, a strictest level
+(:func:`look_strict`) splits a glyph from a paler line it touches (a court card's frame, the edge
+of a card lying over it). At each level, every component that could be a rank glyph is paired with a
 component below it of suit-pip size; the vector glyph → pip is the card's "down", which fixes any
 rotation. A glyph's side-by-side neighbour joins it (the "1" and "0" of a "10"). Only the geometry
 is returned: the network (:mod:`vision.cnn`) reads the upright patch cut from the photo itself
@@ -38,6 +40,10 @@ DIM_PAPER, DIMMEST_PAPER, GREY_PAPER = 0.3, 0.2, 0.55
 # than a solid pip; the pip it is paired with still needs the core)
 Level = tuple[int, int, int, int]
 LEVELS: tuple[Level, ...] = ((116, 90, 1, 90), (150, 120, 1, 135), (150, 120, 3, 120))
+# the strictest level, looked at only where the cards read so far do not explain the ink
+# (:func:`look_strict`): it splits a glyph from a paler line it touches
+STRICT: Level = (75, 50, 1, 50)
+STRICT_TAG = 500  # its components' labels are tagged apart from every other look's
 # tiny blobs asking for a second look are taken from the first (strict) level only: a small card's
 # print is as dark as a big one's, while a cloth's weave shows at the loose levels (and cost 5 ms)
 NOTE_LEVELS = 1
@@ -379,6 +385,36 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
     return _least_crowded(out)
 
 
+def look_strict(look: Look, explained: Sequence[np.ndarray] = (),
+                max_components: int = 1500) -> list[Candidate]:
+    """The strictest darkness level (``STRICT``), outside the outlines of cards already read
+    (``explained``): its candidates the first look did not have. A glyph that touches a paler line
+    (the card's own edge, the shadow of a card lying over it, a court card's frame, a neighbour's
+    edge in a tight row) is one blob with it at the other levels, too big and thin to pair; darker
+    than the line, it stands alone. Looking only where no card was read keeps this off the frames
+    where every card is read already.
+
+    >>> import numpy as np
+    >>> img = np.full((140, 100, 3), 235, np.uint8)
+    >>> _ = cv2.putText(img, "7", (30, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 3)
+    >>> _ = cv2.circle(img, (44, 72), 8, (20, 20, 20), -1)  # the pip below the glyph
+    >>> img[10:100, 20:27] = 110  # a paler line (a card's edge) touching the glyph
+    >>> img[36:42, 20:40] = 110
+    >>> look = first_look(img)
+    >>> len(look.found), len(look_strict(look))
+    (0, 1)
+    >>> card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    >>> look_strict(look, [card])  # a card read there already explains its ink
+    []
+    """
+    v, lit = look.dark
+    if len(explained):
+        lit = lit.copy()
+        cv2.fillPoly(lit, [np.round(q).reshape(-1, 1, 2).astype(np.int32) for q in explained], 0)
+    found = _find((v, lit), max_components, (STRICT,), STRICT_TAG, None)
+    return _least_crowded(_fresh(found, look.found))
+
+
 def _outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:
     """The points (N, 2) in none of the polygons.
 
@@ -399,7 +435,7 @@ def _least_crowded(found: list[Candidate]) -> list[Candidate]:
 
 def _fresh(found: list[Candidate], old: list[Candidate]) -> list[Candidate]:
     """The candidates of ``found`` not already in ``old`` (glyph and pip within 0.2 glyph sizes)."""
-    if not old:
+    if not old or not found:
         return found
     a = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in found], np.float32)
     b = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in old], np.float32)

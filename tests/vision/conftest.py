@@ -58,3 +58,25 @@ def backlit(name: str, angle: float, seed: int) -> np.ndarray:
 @pytest.fixture(scope="session")
 def make_backlit():
     return backlit
+
+
+def framed(name: str, angle: float, seed: int = 7, width: int = 200) -> np.ndarray:
+    """One card whose corner indices each touch a grey line down the card (as a court card's frame
+    or the edge of a card lying over it touches the index in some decks): 2 px off the index box's
+    right edge, paler than the print."""
+    deck = procedural_deck(7)
+    face = deck.master(name).copy()
+    h, w = face.shape[:2]
+    for _x0, _y0, x1, _y1 in deck.indices(name):
+        x = int(x1 * w)
+        cv2.rectangle(face, (x, int(0.02 * h)), (x + int(0.02 * w), int(0.98 * h)), (120, 120, 120, 255), -1)
+    rng = np.random.default_rng(seed)
+    img = table_image(rng, 720, 1280)
+    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
+    place(img, face, (640, 360), width, angle, rng, tilt=0.03)
+    return mild(img, rng)
+
+
+@pytest.fixture(scope="session")
+def make_framed():
+    return framed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision import reader
 from vision.reader import Reading, read_cards
 from vision.synth.compose import finish, table_image
 
@@ -159,3 +160,12 @@ def test_two_views_that_contradict_each_other_leave_the_card_in_doubt():
     top = _seen("2C", 14, 22, (0, 1), [0.9, 0, 0, 0.06, 0.04])  # as sure it is a club...
     bottom = _seen("2S", 86, 118, (0, -1), [0.06, 0, 0, 0.89, 0.05])  # ...as a spade
     assert all(s.conf < THRESHOLD for s in _two_views_of_one_card([top, bottom], [card]))
+
+
+@pytest.mark.parametrize("angle", [0, 30, 180, -60])
+def test_an_index_touching_a_paler_line_is_read(make_framed, angle, monkeypatch):
+    img = make_framed("5H", angle)
+    assert names(read_cards(img)) == ["5H"]
+    # the line joins glyph and pip into one blob at the usual darkness levels: the strictest splits them
+    monkeypatch.setattr(reader, "look_strict", lambda look, explained: [])
+    assert read_cards(img).cards == []

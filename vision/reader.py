@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cnn import RANKS, SUITS, IndexNet
+from vision.cnn import GATE, RANKS, SUITS, IndexNet, read_indices
 from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_strict
 from vision.patch import Pyramid, cut_patches, nudged
@@ -115,9 +115,8 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     with doubt (confidence from ``LOOK_CLOSER`` up to the threshold) is looked at again (:func:`_closer`)."""
     if not cands:
         return []
-    net = IndexNet.load()
     x = cut_patches(pyramid, [(c.rank_pos, c.suit_pos) for c in cands])
-    pr, ps = net.predict(x)
+    pr, ps = read_indices(x)
     if deck is not None:
         pr = deck.sharpen(pr, x)
     best_r, best_s = pr[:, :-1].max(axis=1), ps[:, :-1].max(axis=1)
@@ -329,7 +328,7 @@ def read_with_patches(image_bgr: np.ndarray,
 
 def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
           patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
-    IndexNet.load()  # once per process, and not part of the reading time
+    IndexNet.load(), IndexNet.load(str(GATE))  # once per process, and not part of the reading time
     t0 = time.perf_counter()
     h, w = image_bgr.shape[:2]
     scale = min(1.0, MAX_SIDE / max(h, w))

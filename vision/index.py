@@ -4,15 +4,15 @@ Ink is whatever is much darker than the paper around it (each colour channel aga
 maximum), so black and red print both count and light wood does not; and darker than the paper
 right beside it too, so that a card's own paper next to glare or a bright window is not ink. The
 mask is taken at a few darkness levels, strict first: a strict level separates a glyph from the
-card's edge or a blur that joins them, a loose one catches faint, hazy or pale print, and the
-loose mask thinned by a pixel all round splits a glyph from its pip or the card's frame where blur
-has bridged them; and where the cards read so far leave ink unexplained, a strictest level
-(:func:`look_strict`) splits a glyph from a paler line it touches (a court card's frame, the edge
-of a card lying over it). At each level, every component that could be a rank glyph is paired with a
-component below it of suit-pip size; the vector glyph → pip is the card's "down", which fixes any
-rotation. A glyph's side-by-side neighbour joins it (the "1" and "0" of a "10"). Only the geometry
-is returned: the network (:mod:`vision.cnn`) reads the upright patch cut from the photo itself
-(:mod:`vision.patch`).
+card's edge or a blur that joins them, a loose one catches faint, hazy or pale print, and the loose
+mask thinned by a pixel all round splits a glyph from its pip or the card's frame where blur has
+bridged them; and where the cards read so far leave ink unexplained (:func:`look_unread`), a
+strictest level splits a glyph from a paler line it touches (a court card's frame, the edge of a
+card lying over it) and a faintest one catches thin print that blur has paled. At each level, every
+component that could be a rank glyph is paired with a component below it of suit-pip size; the
+vector glyph → pip is the card's "down", which fixes any rotation. A glyph's side-by-side neighbour
+joins it (the "1" and "0" of a "10"). Only the geometry is returned: the network
+(:mod:`vision.cnn`) reads the upright patch cut from the photo itself (:mod:`vision.patch`).
 
 >>> import numpy as np
 >>> find_indices(np.full((120, 160, 3), 200, np.uint8))
@@ -40,10 +40,13 @@ DIM_PAPER, DIMMEST_PAPER, GREY_PAPER = 0.3, 0.2, 0.55
 # than a solid pip; the pip it is paired with still needs the core)
 Level = tuple[int, int, int, int]
 LEVELS: tuple[Level, ...] = ((116, 90, 1, 90), (150, 120, 1, 135), (150, 120, 3, 120))
-# the strictest level, looked at only where the cards read so far do not explain the ink
-# (:func:`look_strict`): it splits a glyph from a paler line it touches
+# the strictest and the faintest levels, looked at only where the cards read so far do not explain
+# the ink (:func:`look_unread`): the one splits a glyph from a paler line it touches, the other
+# catches thin strokes that blur has paled to barely darker than the paper (a glyph only: a pip is
+# solid, darker than the faint level's core)
 STRICT: Level = (75, 50, 1, 50)
-STRICT_TAG = 500  # its components' labels are tagged apart from every other look's
+FAINT: Level = (185, 150, 1, 170)
+UNREAD_TAG = 500  # their components' labels are tagged apart from every other look's
 # tiny blobs asking for a second look are taken from the first (strict) level only: a small card's
 # print is as dark as a big one's, while a cloth's weave shows at the loose levels (and cost 5 ms)
 NOTE_LEVELS = 1
@@ -385,14 +388,17 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
     return _least_crowded(out)
 
 
-def look_strict(look: Look, explained: Sequence[np.ndarray] = (),
+def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
                 max_components: int = 1500) -> list[Candidate]:
-    """The strictest darkness level (``STRICT``), outside the outlines of cards already read
-    (``explained``): its candidates the first look did not have. A glyph that touches a paler line
-    (the card's own edge, the shadow of a card lying over it, a court card's frame, a neighbour's
-    edge in a tight row) is one blob with it at the other levels, too big and thin to pair; darker
-    than the line, it stands alone. Looking only where no card was read keeps this off the frames
-    where every card is read already.
+    """The strictest and the faintest darkness levels (``STRICT``, ``FAINT``), outside the outlines
+    of cards already read (``explained``): their candidates the first look did not have.
+
+    A glyph that touches a paler line (the card's own edge, the shadow of a card lying over it, a
+    court card's frame, a neighbour's edge in a tight row) is one blob with it at the usual levels,
+    too big and thin to pair; darker than the line, it stands alone at the strictest. A small rank
+    drawn in thin strokes (a fanned hand's pale red "9") can blur paler than the loose level while
+    its solid pip stays dark; the faintest level (taken at half size) holds it. Looking only where
+    no card was read keeps this work (and the network's) off frames whose cards are all read already.
 
     >>> import numpy as np
     >>> img = np.full((140, 100, 3), 235, np.uint8)
@@ -401,18 +407,31 @@ def look_strict(look: Look, explained: Sequence[np.ndarray] = (),
     >>> img[10:100, 20:27] = 110  # a paler line (a card's edge) touching the glyph
     >>> img[36:42, 20:40] = 110
     >>> look = first_look(img)
-    >>> len(look.found), len(look_strict(look))
+    >>> len(look.found), len(look_unread(look))
     (0, 1)
     >>> card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
-    >>> look_strict(look, [card])  # a card read there already explains its ink
+    >>> look_unread(look, [card])  # a card read there already explains its ink
     []
+    >>> img = np.full((140, 100, 3), 235, np.uint8)  # a pale thin "4" over a dark pip
+    >>> _ = cv2.putText(img, "4", (30, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (175, 175, 175), 2)
+    >>> _ = cv2.circle(img, (42, 70), 8, (20, 20, 20), -1)
+    >>> look = first_look(img)
+    >>> len(look.found), len(look_unread(look))
+    (0, 1)
     """
     v, lit = look.dark
     if len(explained):
         lit = lit.copy()
         cv2.fillPoly(lit, [np.round(q).reshape(-1, 1, 2).astype(np.int32) for q in explained], 0)
-    found = _find((v, lit), max_components, (STRICT,), STRICT_TAG, None)
-    return _least_crowded(_fresh(found, look.found))
+    found = _find((v, lit), max_components, (STRICT,), UNREAD_TAG, None)
+    # the faintest level on the half-size map: a quarter of the work (on a textured table half the
+    # photo can be that faint), and a blurred rank is still a rank at half size
+    h, w = v.shape
+    half = (cv2.resize(v, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA),
+            cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
+    faint = [Candidate(_up(c.center, 2), c.down, c.size * 2, _up(c.rank_pos, 2), _up(c.suit_pos, 2), c.labels,
+                       c.crowd) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None)]
+    return _least_crowded(_fresh(found + _fresh(faint, found), look.found))
 
 
 def _outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:

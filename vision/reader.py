@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.cnn import GATE, RANKS, SUITS, IndexNet, read_indices
 from vision.image import load_image
-from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_strict
+from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, nudged
 from vision.quads import find_quads, inside_all, order_quad
 from vision.taught import TaughtDeck
@@ -342,7 +342,7 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     read = [s for s in _suppress(scored) if s.conf >= THRESHOLD and s.cand.size > SECOND_LOOK_MAX]
     explained = [q for q, here in zip(quads, inside_all(quads, [s.cand.center for s in read]), strict=True)
                  if here.any()]
-    again = _score(pyramid, look_again(look, explained=explained) + look_strict(look, explained), deck)
+    again = _score(pyramid, look_again(look, explained=explained) + look_unread(look, explained), deck)
     if again and not quads:
         quads = _quads(pyramid)
     # off-scale readings go before one reading per index is chosen: a confident misreading of part

@@ -80,3 +80,27 @@ def framed(name: str, angle: float, seed: int = 7, width: int = 200) -> np.ndarr
 @pytest.fixture(scope="session")
 def make_framed():
     return framed
+
+
+def pale_rank(name: str, ink: float = 0.3, seed: int = 7, width: int = 150) -> np.ndarray:
+    """One card whose rank glyphs print at ``ink`` of their strength (the pip at full strength): a
+    thin rank blurred paler than its solid pip, or a faded deck."""
+    deck = procedural_deck(7)
+    face = deck.master(name).copy()
+    h, w = face.shape[:2]
+    for x0, y0, x1, y1 in deck.indices(name):
+        top, bottom = int(y0 * h), int(y1 * h)
+        glyph_h = int(0.55 * (bottom - top))  # the rank: the upper part of the index, as the card is turned
+        rows = slice(top, top + glyph_h) if y0 < 0.5 else slice(bottom - glyph_h, bottom)
+        glyph = face[rows, int(x0 * w):int(x1 * w), :3].astype(np.float32)
+        face[rows, int(x0 * w):int(x1 * w), :3] = (255 - (255 - glyph) * ink).astype(np.uint8)
+    rng = np.random.default_rng(seed)
+    img = table_image(rng, 720, 1280)
+    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
+    place(img, face, (640, 360), width, 0, rng, tilt=0.03)
+    return mild(img, rng)
+
+
+@pytest.fixture(scope="session")
+def make_pale_rank():
+    return pale_rank

@@ -11,6 +11,8 @@ merges the two indices of one card (a deck has no duplicates), attaches card out
 ([], [])
 >>> sorted(r.to_json("table.jpg", 320, 240))
 ['cards', 'height', 'image', 'ms', 'unreadable', 'width']
+>>> read_cards(np.full((1, 1, 3), 200, np.uint8)).cards  # too small to hold a card
+[]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ __all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards", "rea
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
+MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
 LOOK_CLOSER = 0.2  # a card named with at least this confidence, but under the threshold, is looked at again
 NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows are moved
 SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
@@ -331,6 +334,8 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     IndexNet.load(), IndexNet.load(str(GATE))  # once per process, and not part of the reading time
     t0 = time.perf_counter()
     h, w = image_bgr.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        return Reading(width=w, height=h, ms=(time.perf_counter() - t0) * 1000), {}
     scale = min(1.0, MAX_SIDE / max(h, w))
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -30,6 +31,14 @@ def test_detect_json_one_line_per_image_and_errors(tmp_path, make_scene, capsys)
     assert [c["card"] for c in lines[0]["cards"]] == ["5H"]
     assert (lines[0]["width"], lines[0]["height"]) == (1280, 720)
     assert "error" in lines[1] and "error" in lines[2]
+
+
+@pytest.mark.parametrize("size", [(1, 1), (3, 1), (15, 400)])
+def test_detect_an_image_too_small_for_a_card_reads_none(tmp_path, capsys, size):
+    path = _write(tmp_path, "tiny.png", np.full((*size, 3), 200, np.uint8))
+    assert main(["detect", path, "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["cards"] == [] and (line["height"], line["width"]) == size
 
 
 def test_detect_one_missing_file_is_one_line_exit_2(tmp_path, capsys):

@@ -79,7 +79,7 @@ def inside_all(outlines: Sequence[np.ndarray], points: Sequence[tuple[float, flo
         return np.zeros((len(outlines), len(points)), bool)
     p = np.asarray(points, np.float64).reshape(1, 1, -1, 2)
     out = np.zeros((len(outlines), p.shape[2]), bool)
-    for size in {len(q) for q in outlines}:  # outlines of one corner count at once
+    for size in {len(q) for q in outlines}:  # the outlines with as many corners as each other at once
         which = [k for k, q in enumerate(outlines) if len(q) == size]
         a = np.stack([np.asarray(outlines[k], np.float64).reshape(-1, 2) for k in which])[:, :, None, :]
         b = np.roll(a, -1, axis=1)

@@ -16,7 +16,8 @@ print, backs) is labelled "none". It needs only NumPy and OpenCV.
 ``fit`` needs PyTorch (``pip install -e '.[train]'``): a small convolutional network with two
 heads (rank A-K or none; suit C D H S or none), trained with augmentation and exported with
 ``torch.onnx.export`` to ``vision/models/index_cnn.onnx``, which the reader runs with OpenCV's
-``dnn`` module (no PyTorch on the Pi).
+``dnn`` module (no PyTorch on the Pi). The gate network that reads every candidate first is the
+same ``fit`` with ``--width 8 --epochs 6 --out vision/models/index_gate.onnx`` (see docs/vision.md).
 
 >>> index_down(np.array([[0, 0], [10, 0], [10, 20], [0, 20]], np.float32), 0).tolist()
 [0.0, 1.0]

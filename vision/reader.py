@@ -40,6 +40,9 @@ MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel i
 LOOK_CLOSER = 0.2  # a card named with at least this confidence, but under the threshold, is looked at again
 NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows are moved
 SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
+# a card's other index lies within this many glyph sizes of one (the diagonal of a card with a small
+# index), or this many on the same side (a deck with an index in every corner)
+OTHER_INDEX, SAME_SIDE = 20, 10
 
 
 @dataclass
@@ -260,6 +263,30 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     return kept
 
 
+def _one_card(group: list[_Scored]) -> list[_Scored]:
+    """The readings of one name that belong to the card its surest reading sees: that reading, and
+    the card's other indices: pointing the opposite way within ``OTHER_INDEX`` glyph sizes, or the
+    same way within ``SAME_SIDE`` (a deck with an index in all four corners). A deck holds one card
+    of each name, so a reading of the name further off is a misreading of some other card: it must
+    not move this card's centre, add to its confidence or be taught as it.
+
+    >>> def seen(x, y, down, conf):
+    ...     c = Candidate((x, y), down, 20, (x, y), (x, y + 1), (1,))
+    ...     return _Scored(c, "2C", conf, np.zeros(0), np.zeros(14), np.zeros(5))
+    >>> top, bottom = seen(133, 28, (0, 1), 0.87), seen(236, 150, (0, -1), 0.83)
+    >>> elsewhere = seen(133, 549, (0, 1), 0.46)  # the two of spades' index, four cards down
+    >>> [s.conf for s in _one_card([top, elsewhere, bottom])]
+    [0.87, 0.83]
+    """
+    best = max(group, key=lambda s: s.conf)
+
+    def same_card(s: _Scored) -> bool:
+        gap = np.hypot(s.cand.center[0] - best.cand.center[0], s.cand.center[1] - best.cand.center[1])
+        return gap < (OTHER_INDEX if _opposite(s, best) else SAME_SIDE) * max(s.cand.size, best.cand.size)
+
+    return [s for s in group if s is best or same_card(s)]
+
+
 def _combined(group: list[_Scored]) -> float:
     """The confidence in one card from its readings: two readings that point opposite ways (a
     card's two corner indices are turned 180 degrees to each other) add up; otherwise the best
@@ -360,8 +387,9 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     groups: dict[str, list[_Scored]] = {}
     for s in kept:
         groups.setdefault(s.card, []).append(s)
-    combined = {name: _combined(g) for name, g in groups.items()}
-    by_card = {name: g for name, g in groups.items() if combined[name] >= THRESHOLD}
+    own = {name: _one_card(g) for name, g in groups.items()}
+    combined = {name: _combined(g) for name, g in own.items()}
+    by_card = {name: own[name] for name in groups if combined[name] >= THRESHOLD}
     # a card's outline holds its own indices and no other card's
     owners = [name for name, g in by_card.items() for _ in g]
     at = inside_all(quads, [s.cand.center for g in by_card.values() for s in g])

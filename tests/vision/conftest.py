@@ -62,7 +62,7 @@ def make_backlit():
 
 def framed(name: str, angle: float, seed: int = 7, width: int = 200) -> np.ndarray:
     """One card whose corner indices each touch a grey line down the card (as a court card's frame
-    or the edge of a card lying over it touches the index in some decks): 2 px off the index box's
+    or the edge of a card lying over it touches the index in some decks): along the index box's
     right edge, paler than the print."""
     deck = procedural_deck(7)
     face = deck.master(name).copy()

@@ -352,10 +352,8 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
     while min(img.shape[:2]) >= COARSE_MIN and k < 2:
         img, k = cv2.pyrDown(img), k + 1
         f = 2.0**k
-        back = [Candidate(_up(c.center, f), c.down, c.size * f, _up(c.rank_pos, f), _up(c.suit_pos, f),
-                          c.labels, c.crowd)
-                for c in _find(relative_darkness(img), max_components, levels, 1000 * k, None)
-                if c.size * f > BIG_GLYPH]
+        found = _find(relative_darkness(img), max_components, levels, 1000 * k, None)
+        back = [_scaled_up(c, f) for c in found if c.size * f > BIG_GLYPH]
         if back:
             out += _fresh(back, out)
     return Look(_least_crowded(out), dark, np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
@@ -429,8 +427,7 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     h, w = v.shape
     half = (cv2.resize(v, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
-    faint = [Candidate(_up(c.center, 2), c.down, c.size * 2, _up(c.rank_pos, 2), _up(c.suit_pos, 2), c.labels,
-                       c.crowd) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None)]
+    faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None)]
     return _least_crowded(_fresh(found + _fresh(faint, found), look.found))
 
 
@@ -461,6 +458,12 @@ def _fresh(found: list[Candidate], old: list[Candidate]) -> list[Candidate]:
     gap = np.abs(a[:, None, :4] - b[None, :, :4]).max(axis=2)
     same = gap < 0.2 * np.maximum(a[:, None, 4], b[None, :, 4])
     return [c for c, dup in zip(found, same.any(axis=1), strict=True) if not dup]
+
+
+def _scaled_up(c: Candidate, f: float) -> Candidate:
+    """A candidate found on a pyramid level ``f`` times smaller, in the image's own pixels."""
+    return Candidate(_up(c.center, f), c.down, c.size * f, _up(c.rank_pos, f), _up(c.suit_pos, f), c.labels,
+                     c.crowd)
 
 
 def _up(p: tuple[float, float], f: float) -> tuple[float, float]:

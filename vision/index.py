@@ -47,6 +47,15 @@ LEVELS: tuple[Level, ...] = ((116, 90, 1, 90), (150, 120, 1, 135), (150, 120, 3,
 STRICT: Level = (75, 50, 1, 50)
 FAINT: Level = (185, 150, 1, 170)
 UNREAD_TAG = 500  # their components' labels are tagged apart from every other look's
+# a whole small index as one blob at the loose level (:func:`_whole_indices`): its size (px), fill
+# of its box, paper round it, how much longer than wide (from its second moments); at most
+# MERGED_CROWD like it within MERGED_REACH of its size round it and MAX_MERGED in the photo (more is
+# texture); the paper round it no more saturated than MERGED_GREY (a card, not a coloured cloth);
+# and where the glyph and pip sit along it and the glyph's size (fractions of its length)
+MERGED_LEVEL = 1
+MERGED_SIZE, MERGED_FILL, MERGED_RING, MERGED_LONG = (8, 40), (0.2, 0.85), 0.7, (1.4, 4.0)
+MERGED_CROWD, MERGED_REACH, MAX_MERGED, MERGED_GREY = 3, 2.0, 200, 0.4
+GLYPH_AT, PIP_AT, GLYPH_OF = 0.22, 0.28, 0.55
 # tiny blobs asking for a second look are taken from the first (strict) level only: a small card's
 # print is as dark as a big one's, while a cloth's weave shows at the loose levels (and cost 5 ms)
 NOTE_LEVELS = 1
@@ -80,6 +89,7 @@ class Candidate:
     suit_pos: tuple[float, float]
     labels: tuple[int, ...]  # ink components used (unique across levels)
     crowd: int = 0  # blobs of glyph size close round the glyph (an index stands in paper: few)
+    guessed: bool = False  # glyph and pip placed from the shape of one blob (:func:`_whole_indices`)
 
 
 def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -136,19 +146,20 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v, lit
 
 
-# count, stats, centroids (as OpenCV gives them), and whether each blob holds a core (is solid)
-Components = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+# count, stats, centroids (as OpenCV gives them), whether each blob holds a core (is solid), and the
+# label image
+Components = tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def ink_components(v: np.ndarray, lit: np.ndarray, level: Level) -> Components:
     """Ink at one darkness level, as connected components (count, stats, centroids, as OpenCV
-    gives them, and which are solid): blobs darker than ``level[0]`` holding a core darker than
-    ``level[1]`` (solid) or, faint, only one darker than ``level[3]``, eroded by a ``level[2]``
-    square; blobs with neither are given zero area.
+    gives them, which are solid, and the label image): blobs darker than ``level[0]`` holding a
+    core darker than ``level[1]`` (solid) or, faint, only one darker than ``level[3]``, eroded by a
+    ``level[2]`` square; blobs with neither are given zero area.
 
     >>> import numpy as np
     >>> v = np.full((40, 40), 200, np.uint8); v[5:15, 5:9] = 40; v[25:30, 25:30] = 110
-    >>> n, stats, _, solid = ink_components(v, np.full_like(v, 255), (116, 90, 1, 90))
+    >>> n, stats, _, solid, _ = ink_components(v, np.full_like(v, 255), (116, 90, 1, 90))
     >>> n, sorted(int(a) for a in stats[1:, 4]), solid[1:].tolist()
     (3, [0, 40], [True, False])
     >>> int(ink_components(v, np.full_like(v, 255), (116, 90, 1, 112))[1][2, 4])  # faint, not solid: kept
@@ -171,21 +182,25 @@ def ink_components(v: np.ndarray, lit: np.ndarray, level: Level) -> Components:
     has_core = np.bincount(lab, minlength=n) > 0
     solid = has_core if faint == level[1] else np.bincount(lab[v[sel] < level[1]], minlength=n) > 0
     stats[~has_core, 4] = 0
-    return n, stats, cents, solid
+    return n, stats, cents, solid, labels
 
 
 @dataclass
 class Notes:
     """What a first look saw that asks for another: tiny paper-ringed blobs left unpaired (glyphs
-    too small to pair at this size)."""
+    too small to pair at this size), and blobs the shape of a whole small index (see
+    :func:`look_unread`): the label image of their level, their labels, stats and centroids."""
 
     small: list[np.ndarray]
+    merged: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
-           max_components: int, notes: Notes | None = None, inner: bool = False) -> list[Candidate]:
-    """Glyph/pip pairs among the ink components of one level."""
-    n, stats, cents, solid = comps
+           max_components: int, notes: Notes | None = None, inner: bool = False,
+           merged: Notes | None = None) -> list[Candidate]:
+    """Glyph/pip pairs among the ink components of one level; ``notes`` takes its tiny blobs (for
+    :func:`look_again`), ``merged`` its blobs that may be a whole index (for :func:`look_unread`)."""
+    n, stats, cents, solid, labels = comps
     if n <= 1:
         return []
     w = stats[1:, 2].astype(np.float32)
@@ -211,8 +226,13 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     outer = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     inner = (integral[by + bh, bx + bw] - integral[by, bx + bw] - integral[by + bh, bx]
              + integral[by, bx])
-    ring_area = (x1 - x0) * (y1 - y0) - bw * bh
-    idx = idx[(outer - inner) > 0.5 * np.maximum(ring_area, 1)]
+    ringed = (outer - inner) / np.maximum((x1 - x0) * (y1 - y0) - bw * bh, 1)
+    if merged is not None:
+        one = idx[(ringed > MERGED_RING) & solid[1:][idx]
+                  & (size[idx] >= MERGED_SIZE[0]) & (size[idx] <= MERGED_SIZE[1])
+                  & (fill[idx] > MERGED_FILL[0]) & (fill[idx] < MERGED_FILL[1])]
+        merged.merged = (labels, one + 1, stats[1:][one], cents[1:][one])
+    idx = idx[ringed > 0.5]
     idx = idx[size[idx] <= MAX_GLYPH]
     # a faint blob can only be a rank glyph (6 px at least); where hundreds of them are about, they
     # are a cloth's weave, and faint print cannot be told from it: then only solid ink counts
@@ -328,6 +348,8 @@ class Look:
     found: list[Candidate]
     dark: tuple[np.ndarray, np.ndarray]
     small: np.ndarray  # (N, 2) x, y
+    merged: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # Notes.merged
+    bgr: np.ndarray | None = None  # the photo
 
 
 def find_indices(bgr: np.ndarray, max_components: int = 1500,
@@ -356,7 +378,8 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
         back = [_scaled_up(c, f) for c in found if c.size * f > BIG_GLYPH]
         if back:
             out += _fresh(back, out)
-    return Look(_least_crowded(out), dark, np.concatenate(notes.small) if notes.small else np.zeros((0, 2)))
+    return Look(_least_crowded(out), dark, np.concatenate(notes.small) if notes.small else np.zeros((0, 2)),
+                notes.merged, bgr)
 
 
 def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...] = LEVELS,
@@ -387,9 +410,10 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
 
 
 def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
-                max_components: int = 1500) -> list[Candidate]:
+                read_at: Sequence[tuple[float, float]] = (), max_components: int = 1500) -> list[Candidate]:
     """The strictest and the faintest darkness levels (``STRICT``, ``FAINT``), outside the outlines
-    of cards already read (``explained``): their candidates the first look did not have.
+    of cards already read (``explained``): their candidates the first look did not have; and small
+    indices that are one blob (:func:`_whole_indices`), away from the glyphs read (``read_at``).
 
     A glyph that touches a paler line (the card's own edge, the shadow of a card lying over it, a
     court card's frame, a neighbour's edge in a tight row) is one blob with it at the usual levels,
@@ -428,7 +452,90 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     half = (cv2.resize(v, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
     faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None)]
-    return _least_crowded(_fresh(found + _fresh(faint, found), look.found))
+    found += _fresh(faint, found)
+    return _least_crowded(_fresh(found + _fresh(_whole_indices(look, explained, read_at), found), look.found))
+
+
+def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
+                   read_at: Sequence[tuple[float, float]] = ()) -> list[Candidate]:
+    """Candidates for small indices whose glyph and pip are one blob at the loose level (a pale
+    rank blurred onto its pip: at the strict level the rank is gone, at the loose one it touches the
+    pip), outside the outlines ``explained`` and not a glyph read already (``read_at``: a card whose
+    outline was not found). Such a blob is longer than wide, along the index: the
+    glyph is placed in its first half and the pip in its second, both ways round (the network
+    reads the one that is upright; these readings need ``GUESSED_MIN``, see :mod:`vision.reader`).
+
+    >>> import numpy as np
+    >>> img = np.full((120, 120, 3), 235, np.uint8)
+    >>> img[40:50, 55:63] = 40; img[50:56, 57:61] = 40  # a glyph on its pip: one blob, 16 px long
+    >>> [(round(c.rank_pos[1]), round(c.suit_pos[1]), c.guessed) for c in _whole_indices(first_look(img))]
+    [(44, 52, True), (51, 43, True)]
+    >>> card = np.float32([[30, 20], [90, 20], [90, 100], [30, 100]])
+    >>> _whole_indices(first_look(img), [card]), _whole_indices(first_look(img), (), [(58.5, 47.0)])  # read
+    ([], [])
+    """
+    if look.merged is None or not len(look.merged[1]):
+        return []
+    labels, which, stats, cents = look.merged
+    keep = np.nonzero(~inside_all(explained, cents.tolist()).any(axis=0))[0]
+    if not len(keep) or len(keep) > MAX_MERGED:  # none, or a texture's blobs rather than a few indices
+        return []
+    if len(read_at):
+        at = np.asarray(read_at, np.float64).reshape(-1, 2)
+        gap = np.hypot(*(cents[keep, None, :] - at[None, :, :]).transpose(2, 0, 1))
+        keep = keep[(gap >= 0.5 * stats[keep, 2:4].max(axis=1)[:, None]).all(axis=1)]
+    # an index stands in paper: few blobs of its kind close by (a cloth's stripes are many)
+    gap = np.hypot(*(cents[keep, None, :] - cents[None, :, :]).transpose(2, 0, 1))
+    reach = MERGED_REACH * stats[keep, 2:4].max(axis=1)
+    keep = keep[(gap < reach[:, None]).sum(axis=1) - 1 <= MERGED_CROWD]
+    if look.bgr is not None:
+        keep = keep[_paper_round(look.bgr, stats[keep, :4]) <= MERGED_GREY]
+    out: list[Candidate] = []
+    for k in keep.tolist():
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == which[k])
+        xs, ys = xs - xs.mean(), ys - ys.mean()
+        c20, c02, c11 = float((xs * xs).mean()), float((ys * ys).mean()), float((xs * ys).mean())
+        half, spread = (c20 + c02) / 2, float(np.hypot((c20 - c02) / 2, c11))
+        if half - spread <= 0.3:  # a line, not a glyph on a pip
+            continue
+        if not MERGED_LONG[0] ** 2 <= (half + spread) / (half - spread) <= MERGED_LONG[1] ** 2:
+            continue
+        angle = 0.5 * np.arctan2(2 * c11, c20 - c02)
+        d = np.array([np.cos(angle), np.sin(angle)])
+        along = xs * d[0] + ys * d[1]
+        length = float(along.max() - along.min() + 1)
+        mid = cents[k] + (along.max() + along.min()) / 2 * d  # the middle of its length
+        for way in (d, -d):
+            glyph = mid - GLYPH_AT * length * way
+            pip = mid + PIP_AT * length * way
+            out.append(Candidate(
+                (float((glyph[0] + pip[0]) / 2), float((glyph[1] + pip[1]) / 2)),
+                (float(way[0]), float(way[1])), float(GLYPH_OF * length),
+                (float(glyph[0]), float(glyph[1])), (float(pip[0]), float(pip[1])),
+                (((UNREAD_TAG + 2) << 24) + int(which[k]),), 0, True))
+    return out
+
+
+def _paper_round(bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """How saturated the paper round each box (x, y, w, h) is: the median colour of eight points
+    just outside it (corners and sides), as (max - min) / max of its channels. A card's paper is
+    near 0 under any light; a coloured cloth is not.
+
+    >>> import numpy as np
+    >>> img = np.full((40, 80, 3), 230, np.uint8); img[:, 40:] = (40, 200, 220)  # white | yellow
+    >>> [round(float(v), 2) for v in _paper_round(img, np.array([[15, 15, 8, 8], [55, 15, 8, 8]]))]
+    [0.0, 0.82]
+    """
+    x, y, w, h = (boxes[:, k].astype(np.int64) for k in range(4))
+    m = np.maximum(2, np.maximum(w, h) // 4)
+    xs = np.stack([x - m, x + w // 2, x + w + m - 1], axis=1)
+    ys = np.stack([y - m, y + h // 2, y + h + m - 1], axis=1)
+    ring = [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]
+    px = np.stack([xs[:, i] for i, _ in ring], axis=1).clip(0, bgr.shape[1] - 1)
+    py = np.stack([ys[:, j] for _, j in ring], axis=1).clip(0, bgr.shape[0] - 1)
+    paper = np.median(bgr[py, px].astype(np.float32), axis=1)
+    return (paper.max(axis=1) - paper.min(axis=1)) / np.maximum(paper.max(axis=1), 1)
 
 
 def _outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:
@@ -509,7 +616,7 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
     for k, level in enumerate(levels):
         comps = ink_components(v, lit, level)
         found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components,
-                       notes if k < NOTE_LEVELS else None, inner)
+                       notes if k < NOTE_LEVELS else None, inner, notes if k == MERGED_LEVEL else None)
         if found:
             out += _fresh(found, out)
     return out

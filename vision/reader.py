@@ -37,6 +37,10 @@ THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
 MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
+# a candidate whose glyph and pip were placed from the shape of one blob (vision.index._whole_indices)
+# counts only read at least this sure: its window is a guess, and part of a glyph read as a whole
+# index (a "3"'s lower bowl taken for a spade) is a card that is not there
+GUESSED_MIN = 0.75
 LOOK_CLOSER = 0.2  # a card named with at least this confidence, but under the threshold, is looked at again
 NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows are moved
 SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
@@ -128,7 +132,7 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     best_r, best_s = pr[:, :-1].max(axis=1), ps[:, :-1].max(axis=1)
     conf = best_r * best_s
     doubt = np.nonzero((best_r > pr[:, -1]) & (best_s > ps[:, -1]) & (conf >= LOOK_CLOSER)
-                       & (conf < THRESHOLD))[0]
+                       & (conf < THRESHOLD) & ~np.array([c.guessed for c in cands]))[0]
     if len(doubt):
         pr[doubt], ps[doubt] = _closer(pyramid, [cands[k] for k in doubt], pr[doubt], ps[doubt], deck)
     out = []
@@ -137,7 +141,7 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
         if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s]:
             continue
         conf_k = float(pr[k, r] * ps[k, s])
-        if conf_k < MIN_EVIDENCE:
+        if conf_k < (GUESSED_MIN if c.guessed else MIN_EVIDENCE):
             continue
         out.append(_Scored(c, RANKS[r] + SUITS[s], conf_k, x[k], pr[k], ps[k]))
     return out
@@ -374,7 +378,8 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     read = [s for s in _suppress(scored) if s.conf >= THRESHOLD and s.cand.size > SECOND_LOOK_MAX]
     explained = [q for q, here in zip(quads, inside_all(quads, [s.cand.center for s in read]), strict=True)
                  if here.any()]
-    again = _score(pyramid, look_again(look, explained=explained) + look_unread(look, explained), deck)
+    again = _score(pyramid, look_again(look, explained=explained)
+                   + look_unread(look, explained, [s.cand.rank_pos for s in read]), deck)
     if again and not quads:
         quads = _quads(pyramid)
     # off-scale readings go before one reading per index is chosen: a confident misreading of part

@@ -104,3 +104,39 @@ def pale_rank(name: str, ink: float = 0.3, seed: int = 7, width: int = 150) -> n
 @pytest.fixture(scope="session")
 def make_pale_rank():
     return pale_rank
+
+
+def touching(name: str, ink: float = 0.7, seed: int = 7, width: int = 75, angle: float = 20,
+             lift: float = 0.15) -> np.ndarray:
+    """One small card whose indices print the pip ``lift`` (of the index's height) up against its
+    rank, the rank at ``ink`` of its strength: a pale rank blurred onto its pip, one blob with it."""
+    deck = procedural_deck(7)
+    face = deck.master(name).copy()
+    h, w = face.shape[:2]
+    paper = face[h // 2, 3, :3].copy()
+    for x0, y0, x1, y1 in deck.indices(name):
+        top, bottom = int(y0 * h), int(y1 * h)
+        cols = slice(int(x0 * w), int(x1 * w))
+        glyph_h = int(0.55 * (bottom - top))  # the rank: the upper part of the index, as the card is turned
+        shift = int(lift * (bottom - top))
+        if y0 < 0.5:
+            rank, pip, moved = (slice(top, top + glyph_h), slice(top + glyph_h, bottom),
+                                slice(top + glyph_h - shift, bottom - shift))
+        else:
+            rank, pip, moved = (slice(bottom - glyph_h, bottom), slice(top, bottom - glyph_h),
+                                slice(top + shift, bottom - glyph_h + shift))
+        drawn = face[pip, cols, :3].copy()
+        face[pip, cols, :3] = paper
+        face[moved, cols, :3] = np.minimum(face[moved, cols, :3], drawn)
+        glyph = face[rank, cols, :3].astype(np.float32)
+        face[rank, cols, :3] = (255 - (255 - glyph) * ink).astype(np.uint8)
+    rng = np.random.default_rng(seed)
+    img = table_image(rng, 720, 1280)
+    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
+    place(img, face, (640, 360), width, angle, rng, tilt=0.03)
+    return mild(img, rng)
+
+
+@pytest.fixture(scope="session")
+def make_touching():
+    return touching

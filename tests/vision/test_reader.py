@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import reader
+from vision import index, reader
 from vision.reader import Reading, read_cards
 from vision.synth.compose import finish, table_image
 
@@ -167,7 +167,16 @@ def test_an_index_touching_a_paler_line_is_read(make_framed, angle, monkeypatch)
     img = make_framed("5H", angle)
     assert names(read_cards(img)) == ["5H"]
     # the line joins glyph and pip into one blob at the usual darkness levels: the strictest splits them
-    monkeypatch.setattr(reader, "look_unread", lambda look, explained: [])
+    monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at: [])
+    assert read_cards(img).cards == []
+
+
+@pytest.mark.parametrize("card", ["2H", "5D", "3C", "7H", "AH"])
+def test_a_small_index_that_is_one_blob_is_read(make_touching, card, monkeypatch):
+    img = make_touching(card)
+    assert names(read_cards(img)) == [card]
+    # a pale rank on its pip: gone at the strict level, one blob with the pip at the loose one
+    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at: [])
     assert read_cards(img).cards == []
 
 
@@ -176,5 +185,5 @@ def test_a_pale_rank_over_a_dark_pip_is_read(make_pale_rank, card, monkeypatch):
     img = make_pale_rank(card)
     assert names(read_cards(img)) == [card]
     # the rank is paler than the loose level: only the faintest, where no card is read, holds it
-    monkeypatch.setattr(reader, "look_unread", lambda look, explained: [])
+    monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at: [])
     assert read_cards(img).cards == []

@@ -451,19 +451,27 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     h, w = v.shape
     half = (cv2.resize(v, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
-    faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None)]
+    notes = Notes([])
+    faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None,
+                                             merged_from=notes, merged_level=0)]
     found += _fresh(faint, found)
-    return _least_crowded(_fresh(found + _fresh(_whole_indices(look, explained, read_at), found), look.found))
+    # small indices that are one blob: at the loose level, and (a paler, blurred rank) at the faintest
+    whole = _whole_indices(look, explained, read_at)
+    whole += _fresh(_whole_indices(look, explained, read_at, notes.merged, 2.0), whole)
+    return _least_crowded(_fresh(found + _fresh(whole, found), look.found))
 
 
 def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
-                   read_at: Sequence[tuple[float, float]] = ()) -> list[Candidate]:
+                   read_at: Sequence[tuple[float, float]] = (),
+                   merged: tuple[np.ndarray, ...] | None = None, f: float = 1.0) -> list[Candidate]:
     """Candidates for small indices whose glyph and pip are one blob at the loose level (a pale
     rank blurred onto its pip: at the strict level the rank is gone, at the loose one it touches the
     pip), outside the outlines ``explained`` and not a glyph read already (``read_at``: a card whose
     outline was not found). Such a blob is longer than wide, along the index: the
     glyph is placed in its first half and the pip in its second, both ways round (the network
     reads the one that is upright; these readings need ``GUESSED_MIN``, see :mod:`vision.reader`).
+    ``merged``: such blobs of another level (``Notes.merged``) taken on a map ``f`` times smaller
+    than the photo (the first look's loose level by default).
 
     >>> import numpy as np
     >>> img = np.full((120, 120, 3), 235, np.uint8)
@@ -474,22 +482,24 @@ def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
     >>> _whole_indices(first_look(img), [card]), _whole_indices(first_look(img), (), [(58.5, 47.0)])  # read
     ([], [])
     """
-    if look.merged is None or not len(look.merged[1]):
+    merged = look.merged if merged is None else merged
+    if merged is None or not len(merged[1]):
         return []
-    labels, which, stats, cents = look.merged
-    keep = np.nonzero(~inside_all(explained, cents.tolist()).any(axis=0))[0]
+    labels, which, stats, cents = merged
+    seen = (cents + 0.5) * f - 0.5  # the centres in the photo
+    keep = np.nonzero(~inside_all(explained, seen.tolist()).any(axis=0))[0]
     if not len(keep) or len(keep) > MAX_MERGED:  # none, or a texture's blobs rather than a few indices
         return []
     if len(read_at):
         at = np.asarray(read_at, np.float64).reshape(-1, 2)
-        gap = np.hypot(*(cents[keep, None, :] - at[None, :, :]).transpose(2, 0, 1))
-        keep = keep[(gap >= 0.5 * stats[keep, 2:4].max(axis=1)[:, None]).all(axis=1)]
+        gap = np.hypot(*(seen[keep, None, :] - at[None, :, :]).transpose(2, 0, 1))
+        keep = keep[(gap >= 0.5 * f * stats[keep, 2:4].max(axis=1)[:, None]).all(axis=1)]
     # an index stands in paper: few blobs of its kind close by (a cloth's stripes are many)
     gap = np.hypot(*(cents[keep, None, :] - cents[None, :, :]).transpose(2, 0, 1))
     reach = MERGED_REACH * stats[keep, 2:4].max(axis=1)
     keep = keep[(gap < reach[:, None]).sum(axis=1) - 1 <= MERGED_CROWD]
     if look.bgr is not None:
-        keep = keep[_paper_round(look.bgr, stats[keep, :4]) <= MERGED_GREY]
+        keep = keep[_paper_round(look.bgr, np.round(stats[keep, :4] * f)) <= MERGED_GREY]
     out: list[Candidate] = []
     for k in keep.tolist():
         x, y, w, h = (int(v) for v in stats[k, :4])
@@ -513,8 +523,8 @@ def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
                 (float((glyph[0] + pip[0]) / 2), float((glyph[1] + pip[1]) / 2)),
                 (float(way[0]), float(way[1])), float(GLYPH_OF * length),
                 (float(glyph[0]), float(glyph[1])), (float(pip[0]), float(pip[1])),
-                (((UNREAD_TAG + 2) << 24) + int(which[k]),), 0, True))
-    return out
+                (((UNREAD_TAG + 2) << 24) + int(f) * (1 << 20) + int(which[k]),), 0, True))
+    return out if f == 1.0 else [_scaled_up(c, f) for c in out]
 
 
 def _paper_round(bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -606,9 +616,12 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
 
 
 def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tuple[Level, ...], tag0: int,
-          notes: Notes | None, inner: bool = False) -> list[Candidate]:
+          notes: Notes | None, inner: bool = False, merged_from: Notes | None = None,
+          merged_level: int = MERGED_LEVEL) -> list[Candidate]:
     """Candidates from one darkness map (``relative_darkness``'s pair), level by level; ``inner``:
-    the map is a cut-out, so blobs touching its edge are left out."""
+    the map is a cut-out, so blobs touching its edge are left out. ``notes`` (a first look's) takes
+    its tiny blobs and, at level ``merged_level``, its blobs that may be a whole index; or
+    ``merged_from`` takes those."""
     v, lit = dark
     paper = cv2.compare(v, 120, cv2.CMP_GT)
     integral = cv2.integral(paper // 255)
@@ -616,7 +629,8 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
     for k, level in enumerate(levels):
         comps = ink_components(v, lit, level)
         found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components,
-                       notes if k < NOTE_LEVELS else None, inner, notes if k == MERGED_LEVEL else None)
+                       notes if k < NOTE_LEVELS else None, inner,
+                       (merged_from or notes) if k == merged_level else None)
         if found:
             out += _fresh(found, out)
     return out

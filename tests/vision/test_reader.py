@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -176,7 +177,19 @@ def test_a_small_index_that_is_one_blob_is_read(make_touching, card, monkeypatch
     img = make_touching(card)
     assert names(read_cards(img)) == [card]
     # a pale rank on its pip: gone at the strict level, one blob with the pip at the loose one
-    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at: [])
+    monkeypatch.setattr(index, "_whole_indices", lambda *args: [])
+    assert read_cards(img).cards == []
+
+
+@pytest.mark.parametrize(("card", "ink"), [("2H", 0.3), ("7H", 0.4), ("AH", 0.4), ("9S", 0.4)])
+def test_a_blurred_index_that_is_one_blob_only_at_the_faintest_level_is_read(make_touching, card, ink,
+                                                                          monkeypatch):
+    img = cv2.GaussianBlur(make_touching(card, ink=ink, width=110), (0, 0), 1.2)
+    assert names(read_cards(img)) == [card]
+    # blurred paler still, the rank is one blob with its pip only at the faintest level (half size)
+    whole = index._whole_indices
+    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at, merged=None, f=1.0:
+                        whole(look, explained, read_at) if f == 1.0 else [])
     assert read_cards(img).cards == []
 
 

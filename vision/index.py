@@ -49,12 +49,12 @@ FAINT: Level = (185, 150, 1, 170)
 UNREAD_TAG = 500  # their components' labels are tagged apart from every other look's
 # a whole small index as one blob at the loose level (:func:`_whole_indices`): its size (px), fill
 # of its box, paper round it, how much longer than wide (from its second moments); at most
-# MERGED_CROWD like it within MERGED_REACH of its size round it and MAX_MERGED in the photo (more is
-# texture); the paper round it no more saturated than MERGED_GREY (a card, not a coloured cloth);
+# WHOLE_CROWD like it within WHOLE_REACH of its size round it and MAX_WHOLE in the photo (more is
+# texture); the paper round it no more saturated than WHOLE_GREY (a card, not a coloured cloth);
 # and where the glyph and pip sit along it and the glyph's size (fractions of its length)
-MERGED_LEVEL = 1
-MERGED_SIZE, MERGED_FILL, MERGED_RING, MERGED_LONG = (8, 40), (0.2, 0.85), 0.7, (1.4, 4.0)
-MERGED_CROWD, MERGED_REACH, MAX_MERGED, MERGED_GREY = 3, 2.0, 200, 0.4
+WHOLE_LEVEL = 1
+WHOLE_SIZE, WHOLE_FILL, WHOLE_RING, WHOLE_LONG = (8, 40), (0.2, 0.85), 0.7, (1.4, 4.0)
+WHOLE_CROWD, WHOLE_REACH, MAX_WHOLE, WHOLE_GREY = 3, 2.0, 200, 0.4
 GLYPH_AT, PIP_AT, GLYPH_OF = 0.22, 0.28, 0.55
 # tiny blobs asking for a second look are taken from the first (strict) level only: a small card's
 # print is as dark as a big one's, while a cloth's weave shows at the loose levels (and cost 5 ms)
@@ -192,14 +192,14 @@ class Notes:
     :func:`look_unread`): the label image of their level, their labels, stats and centroids."""
 
     small: list[np.ndarray]
-    merged: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    whole: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
            max_components: int, notes: Notes | None = None, inner: bool = False,
-           merged: Notes | None = None) -> list[Candidate]:
+           whole: Notes | None = None) -> list[Candidate]:
     """Glyph/pip pairs among the ink components of one level; ``notes`` takes its tiny blobs (for
-    :func:`look_again`), ``merged`` its blobs that may be a whole index (for :func:`look_unread`)."""
+    :func:`look_again`), ``whole`` its blobs that may be a whole index (for :func:`look_unread`)."""
     n, stats, cents, solid, labels = comps
     if n <= 1:
         return []
@@ -227,11 +227,11 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     inner = (integral[by + bh, bx + bw] - integral[by, bx + bw] - integral[by + bh, bx]
              + integral[by, bx])
     ringed = (outer - inner) / np.maximum((x1 - x0) * (y1 - y0) - bw * bh, 1)
-    if merged is not None:
-        one = idx[(ringed > MERGED_RING) & solid[1:][idx]
-                  & (size[idx] >= MERGED_SIZE[0]) & (size[idx] <= MERGED_SIZE[1])
-                  & (fill[idx] > MERGED_FILL[0]) & (fill[idx] < MERGED_FILL[1])]
-        merged.merged = (labels, one + 1, stats[1:][one], cents[1:][one])
+    if whole is not None:
+        one = idx[(ringed > WHOLE_RING) & solid[1:][idx]
+                  & (size[idx] >= WHOLE_SIZE[0]) & (size[idx] <= WHOLE_SIZE[1])
+                  & (fill[idx] > WHOLE_FILL[0]) & (fill[idx] < WHOLE_FILL[1])]
+        whole.whole = (labels, one + 1, stats[1:][one], cents[1:][one])
     idx = idx[ringed > 0.5]
     idx = idx[size[idx] <= MAX_GLYPH]
     # a faint blob can only be a rank glyph (6 px at least); where hundreds of them are about, they
@@ -348,7 +348,7 @@ class Look:
     found: list[Candidate]
     dark: tuple[np.ndarray, np.ndarray]
     small: np.ndarray  # (N, 2) x, y
-    merged: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # Notes.merged
+    whole: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # Notes.whole
     bgr: np.ndarray | None = None  # the photo
 
 
@@ -379,7 +379,7 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
         if back:
             out += _fresh(back, out)
     return Look(_least_crowded(out), dark, np.concatenate(notes.small) if notes.small else np.zeros((0, 2)),
-                notes.merged, bgr)
+                notes.whole, bgr)
 
 
 def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...] = LEVELS,
@@ -453,24 +453,24 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
     notes = Notes([])
     faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None,
-                                             merged_from=notes, merged_level=0)]
+                                             whole_from=notes, whole_level=0)]
     found += _fresh(faint, found)
     # small indices that are one blob: at the loose level, and (a paler, blurred rank) at the faintest
     whole = _whole_indices(look, explained, read_at)
-    whole += _fresh(_whole_indices(look, explained, read_at, notes.merged, 2.0), whole)
+    whole += _fresh(_whole_indices(look, explained, read_at, notes.whole, 2.0), whole)
     return _least_crowded(_fresh(found + _fresh(whole, found), look.found))
 
 
 def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
                    read_at: Sequence[tuple[float, float]] = (),
-                   merged: tuple[np.ndarray, ...] | None = None, f: float = 1.0) -> list[Candidate]:
+                   blobs: tuple[np.ndarray, ...] | None = None, f: float = 1.0) -> list[Candidate]:
     """Candidates for small indices whose glyph and pip are one blob at the loose level (a pale
     rank blurred onto its pip: at the strict level the rank is gone, at the loose one it touches the
     pip), outside the outlines ``explained`` and not a glyph read already (``read_at``: a card whose
     outline was not found). Such a blob is longer than wide, along the index: the
     glyph is placed in its first half and the pip in its second, both ways round (the network
     reads the one that is upright; these readings need ``GUESSED_MIN``, see :mod:`vision.reader`).
-    ``merged``: such blobs of another level (``Notes.merged``) taken on a map ``f`` times smaller
+    ``blobs``: such blobs of another level (``Notes.whole``) taken on a map ``f`` times smaller
     than the photo (the first look's loose level by default).
 
     >>> import numpy as np
@@ -482,13 +482,13 @@ def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
     >>> _whole_indices(first_look(img), [card]), _whole_indices(first_look(img), (), [(58.5, 47.0)])  # read
     ([], [])
     """
-    merged = look.merged if merged is None else merged
-    if merged is None or not len(merged[1]):
+    blobs = look.whole if blobs is None else blobs
+    if blobs is None or not len(blobs[1]):
         return []
-    labels, which, stats, cents = merged
+    labels, which, stats, cents = blobs
     seen = (cents + 0.5) * f - 0.5  # the centres in the photo
     keep = np.nonzero(~inside_all(explained, seen.tolist()).any(axis=0))[0]
-    if not len(keep) or len(keep) > MAX_MERGED:  # none, or a texture's blobs rather than a few indices
+    if not len(keep) or len(keep) > MAX_WHOLE:  # none, or a texture's blobs rather than a few indices
         return []
     if len(read_at):
         at = np.asarray(read_at, np.float64).reshape(-1, 2)
@@ -496,10 +496,10 @@ def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
         keep = keep[(gap >= 0.5 * f * stats[keep, 2:4].max(axis=1)[:, None]).all(axis=1)]
     # an index stands in paper: few blobs of its kind close by (a cloth's stripes are many)
     gap = np.hypot(*(cents[keep, None, :] - cents[None, :, :]).transpose(2, 0, 1))
-    reach = MERGED_REACH * stats[keep, 2:4].max(axis=1)
-    keep = keep[(gap < reach[:, None]).sum(axis=1) - 1 <= MERGED_CROWD]
+    reach = WHOLE_REACH * stats[keep, 2:4].max(axis=1)
+    keep = keep[(gap < reach[:, None]).sum(axis=1) - 1 <= WHOLE_CROWD]
     if look.bgr is not None:
-        keep = keep[_paper_round(look.bgr, np.round(stats[keep, :4] * f)) <= MERGED_GREY]
+        keep = keep[_paper_round(look.bgr, np.round(stats[keep, :4] * f)) <= WHOLE_GREY]
     out: list[Candidate] = []
     for k in keep.tolist():
         x, y, w, h = (int(v) for v in stats[k, :4])
@@ -509,7 +509,7 @@ def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
         half, spread = (c20 + c02) / 2, float(np.hypot((c20 - c02) / 2, c11))
         if half - spread <= 0.3:  # a line, not a glyph on a pip
             continue
-        if not MERGED_LONG[0] ** 2 <= (half + spread) / (half - spread) <= MERGED_LONG[1] ** 2:
+        if not WHOLE_LONG[0] ** 2 <= (half + spread) / (half - spread) <= WHOLE_LONG[1] ** 2:
             continue
         angle = 0.5 * np.arctan2(2 * c11, c20 - c02)
         d = np.array([np.cos(angle), np.sin(angle)])
@@ -616,12 +616,12 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
 
 
 def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tuple[Level, ...], tag0: int,
-          notes: Notes | None, inner: bool = False, merged_from: Notes | None = None,
-          merged_level: int = MERGED_LEVEL) -> list[Candidate]:
+          notes: Notes | None, inner: bool = False, whole_from: Notes | None = None,
+          whole_level: int = WHOLE_LEVEL) -> list[Candidate]:
     """Candidates from one darkness map (``relative_darkness``'s pair), level by level; ``inner``:
     the map is a cut-out, so blobs touching its edge are left out. ``notes`` (a first look's) takes
-    its tiny blobs and, at level ``merged_level``, its blobs that may be a whole index; or
-    ``merged_from`` takes those."""
+    its tiny blobs and, at level ``whole_level``, its blobs that may be a whole index; or
+    ``whole_from`` takes those."""
     v, lit = dark
     paper = cv2.compare(v, 120, cv2.CMP_GT)
     integral = cv2.integral(paper // 255)
@@ -630,7 +630,7 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
         comps = ink_components(v, lit, level)
         found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components,
                        notes if k < NOTE_LEVELS else None, inner,
-                       (merged_from or notes) if k == merged_level else None)
+                       (whole_from if whole_from is not None else notes) if k == whole_level else None)
         if found:
             out += _fresh(found, out)
     return out

@@ -188,7 +188,7 @@ def test_a_blurred_index_that_is_one_blob_only_at_the_faintest_level_is_read(mak
     assert names(read_cards(img)) == [card]
     # blurred paler still, the rank is one blob with its pip only at the faintest level (half size)
     whole = index._whole_indices
-    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at, merged=None, f=1.0:
+    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at, blobs=None, f=1.0:
                         whole(look, explained, read_at) if f == 1.0 else [])
     assert read_cards(img).cards == []
 

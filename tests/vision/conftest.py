@@ -60,6 +60,16 @@ def make_backlit():
     return backlit
 
 
+def on_table(face: np.ndarray, width: int, angle: float, seed: int) -> np.ndarray:
+    """A card face (as drawn, at any size) ``width`` px wide in the middle of a 1280x720 table."""
+    h, w = face.shape[:2]
+    rng = np.random.default_rng(seed)
+    img = table_image(rng, 720, 1280)
+    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
+    place(img, face, (640, 360), width, angle, rng, tilt=0.03)
+    return mild(img, rng)
+
+
 def framed(name: str, angle: float, seed: int = 7, width: int = 200) -> np.ndarray:
     """One card whose corner indices each touch a grey line down the card (as a court card's frame
     or the edge of a card lying over it touches the index in some decks): along the index box's
@@ -70,11 +80,7 @@ def framed(name: str, angle: float, seed: int = 7, width: int = 200) -> np.ndarr
     for _x0, _y0, x1, _y1 in deck.indices(name):
         x = int(x1 * w)
         cv2.rectangle(face, (x, int(0.02 * h)), (x + int(0.02 * w), int(0.98 * h)), (120, 120, 120, 255), -1)
-    rng = np.random.default_rng(seed)
-    img = table_image(rng, 720, 1280)
-    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
-    place(img, face, (640, 360), width, angle, rng, tilt=0.03)
-    return mild(img, rng)
+    return on_table(face, width, angle, seed)
 
 
 @pytest.fixture(scope="session")
@@ -94,11 +100,7 @@ def pale_rank(name: str, ink: float = 0.3, seed: int = 7, width: int = 150) -> n
         rows = slice(top, top + glyph_h) if y0 < 0.5 else slice(bottom - glyph_h, bottom)
         glyph = face[rows, int(x0 * w):int(x1 * w), :3].astype(np.float32)
         face[rows, int(x0 * w):int(x1 * w), :3] = (255 - (255 - glyph) * ink).astype(np.uint8)
-    rng = np.random.default_rng(seed)
-    img = table_image(rng, 720, 1280)
-    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
-    place(img, face, (640, 360), width, 0, rng, tilt=0.03)
-    return mild(img, rng)
+    return on_table(face, width, 0, seed)
 
 
 @pytest.fixture(scope="session")
@@ -130,11 +132,7 @@ def touching(name: str, ink: float = 0.7, seed: int = 7, width: int = 75, angle:
         face[moved, cols, :3] = np.minimum(face[moved, cols, :3], drawn)
         glyph = face[rank, cols, :3].astype(np.float32)
         face[rank, cols, :3] = (255 - (255 - glyph) * ink).astype(np.uint8)
-    rng = np.random.default_rng(seed)
-    img = table_image(rng, 720, 1280)
-    face = cv2.resize(face, (2 * width, round(2 * width * h / w)), interpolation=cv2.INTER_AREA)
-    place(img, face, (640, 360), width, angle, rng, tilt=0.03)
-    return mild(img, rng)
+    return on_table(face, width, angle, seed)
 
 
 @pytest.fixture(scope="session")

@@ -486,7 +486,7 @@ def _whole_indices(look: Look, explained: Sequence[np.ndarray] = (),
     if blobs is None or not len(blobs[1]):
         return []
     labels, which, stats, cents = blobs
-    seen = (cents + 0.5) * f - 0.5  # the centres in the photo
+    seen = np.stack(_up(cents.T, f), axis=1)  # the centres in the photo
     keep = np.nonzero(~inside_all(explained, seen.tolist()).any(axis=0))[0]
     if not len(keep) or len(keep) > MAX_WHOLE:  # none, or a texture's blobs rather than a few indices
         return []
@@ -584,7 +584,8 @@ def _scaled_up(c: Candidate, f: float) -> Candidate:
 
 
 def _up(p: tuple[float, float], f: float) -> tuple[float, float]:
-    """A point of a pyramid level ``f`` times smaller back in the image (pixel centres line up)."""
+    """A point of a pyramid level ``f`` times smaller back in the image (pixel centres line up);
+    ``p`` may also be a pair of arrays (its xs and ys)."""
     return ((p[0] + 0.5) * f - 0.5, (p[1] + 0.5) * f - 0.5)
 
 

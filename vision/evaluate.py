@@ -2,10 +2,13 @@
 
 Card precision and recall, exact-image rate per ``kind`` and per ``group`` (near-duplicates share a
 group, so figures are also given with every group weighted once), confusions, time per image, and
-a report of every miss: the photo with what was read drawn on it, plus ``index.html``.
+a report of every miss: the photo with what was read drawn on it, plus ``index.html``. Recall is
+also given per rank and per suit (which of a deck's glyphs the reader finds hardest).
 
 >>> compare(["5H", "TC"], ["5H", "TD"])
 (1, 1, 1, [('TC', 'TD')])
+>>> by_glyph({"7": [1, 3], "A": [2, 2]})
+{'7': {'cards': 3, 'recall': 0.3333}, 'A': {'cards': 2, 'recall': 1.0}}
 """
 
 from __future__ import annotations
@@ -21,8 +24,57 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.errors import ImageError
+from vision.cnn import RANKS, SUITS
+from vision.errors import ImageError, LabelsError
 from vision.reader import Reading, load_image, read_cards
+
+CARD_NAMES = frozenset(r + s for r in RANKS for s in SUITS)
+
+
+def load_labels(folder: Path) -> dict[str, dict[str, Any]]:
+    """``folder/labels.json``: image path (relative to the folder) → record with ``cards`` (a list
+    of card names such as ``TC``; ``[]`` for no card) and optionally ``kind`` and ``group``.
+    Anything else is refused with :class:`LabelsError`, naming the place, before any image is read.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "labels.json").write_text('{"a.jpg": {"cards": ["5H", "XX"]}}')
+    >>> load_labels(d)
+    Traceback (most recent call last):
+    ...
+    vision.errors.LabelsError: labels.json: "a.jpg": "XX" is not a card (rank A23456789TJQK, suit CDHS: "TC")
+    """
+    path = folder / "labels.json"
+    try:
+        labels = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LabelsError(f"{folder}: no labels.json there") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelsError(f"{path}: cannot be read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise LabelsError(f"labels.json: not JSON ({exc.msg}, {where})") from None
+    if not isinstance(labels, dict):
+        raise LabelsError("labels.json: must be an object of image path → record")
+    for name, rec in labels.items():
+        if not isinstance(rec, dict):
+            raise LabelsError(f'labels.json: "{name}": its record must be an object with "cards"')
+        cards = rec.get("cards", [])
+        if not isinstance(cards, list):
+            raise LabelsError(f'labels.json: "{name}": "cards" must be a list of cards')
+        for card in cards:
+            if card not in CARD_NAMES:
+                raise LabelsError(f'labels.json: "{name}": {json.dumps(card)} is not a card '
+                                  f'(rank {RANKS}, suit {SUITS}: "TC")')
+        for key in ("kind", "group"):
+            if key in rec and not isinstance(rec[key], str):
+                raise LabelsError(f'labels.json: "{name}": "{key}" must be a string')
+    return labels
+
+
+def by_glyph(hits: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
+    """Recall per rank or suit from ``{glyph: [cards read, cards labelled]}``."""
+    return {g: {"cards": n, "recall": round(h / n, 4) if n else None} for g, (h, n) in hits.items()}
 
 
 def compare(truth: list[str], read: list[str]) -> tuple[int, int, int, list[tuple[str, str]]]:
@@ -89,13 +141,15 @@ def draw(img: np.ndarray, reading: Reading, truth: list[str]) -> np.ndarray:
 
 def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str, Any]:
     """Read every labelled image in ``folder``; the figures as a dict; miss report into ``out``."""
-    labels = json.loads((folder / "labels.json").read_text())
+    labels = load_labels(folder)
     groups = Counter(rec.get("group", name) for name, rec in labels.items())
     kinds: dict[str, Tally] = defaultdict(Tally)
     kinds_g: dict[str, Tally] = defaultdict(Tally)
     per_group: dict[str, Tally] = defaultdict(Tally)
     confusions: Counter[tuple[str, str]] = Counter()
     misses: list[dict[str, Any]] = []
+    ranks: dict[str, list[int]] = {r: [0, 0] for r in RANKS}
+    suits: dict[str, list[int]] = {s: [0, 0] for s in SUITS}
     webcam_with_cards: list[dict[str, Any]] = []
     empty_with_unreadable = 0
     unreadable_marks = 0
@@ -115,6 +169,10 @@ def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str
         ms = (time.perf_counter() - t0) * 1000
         read = [c.card for c in reading.cards]
         tp, fp, fn, conf = compare(truth, read)
+        for card in set(truth):
+            for tally in (ranks[card[0]], suits[card[1]]):
+                tally[0] += card in read
+                tally[1] += 1
         confusions.update(conf)
         kinds[kind].add(tp, fp, fn, ms)
         kinds_g[kind].add(tp, fp, fn, ms, 1 / groups[group])
@@ -155,6 +213,9 @@ def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str
         "per_kind": {k: v.to_json() for k, v in sorted(kinds.items())},
         "per_kind_group_weighted": {k: v.to_json() for k, v in sorted(kinds_g.items())},
         "per_group": {k: v.to_json() for k, v in sorted(per_group.items())},
+        "per_rank": by_glyph(ranks),
+        "per_suit": by_glyph(suits),
+        "unopened": [m for m in misses if "error" in m],
         "confusions": [{"true": a, "read": b, "n": n} for (a, b), n in confusions.most_common()],
         "webcam_frames_with_cards_read": len(webcam_with_cards),
         "empty_frames_with_cards": sum(1 for w in webcam_with_cards if not w["truth"]),

@@ -182,10 +182,14 @@ def run_eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate
 
     folder = Path(args.folder)
-    if not (folder / "labels.json").is_file():
-        raise UsageError(f"{folder}: no labels.json there")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: not a folder")
     report = evaluate(folder, Path(args.out) if args.out else None,
                       log=lambda m: sys.stderr.write(m + "\n"))
+    if report["images"] and len(report["unopened"]) == report["images"]:
+        first = report["unopened"][0]
+        raise UsageError(f"none of the {report['images']} labelled images opened "
+                         f"({first['image']}: {first['error']})")
     if args.json:
         print_json(report)
         return 0
@@ -205,6 +209,15 @@ def run_eval(args: argparse.Namespace) -> int:
           f"({report['empty_images_with_unreadable']} on images with no card)")
     conf = ", ".join(f"{c['true']}→{c['read']}×{c['n']}" for c in report["confusions"][:15])
     print(f"confusions: {conf or 'none'}")
+    for what in ("rank", "suit"):
+        glyphs = report[f"per_{what}"]
+        if not any(v["cards"] for v in glyphs.values()):
+            continue
+        print(f"recall by {what}: " + "  ".join(
+            f"{g} {v['recall']:.2f}" for g, v in glyphs.items() if v["recall"] is not None) + "  "
+            + "(cards: " + " ".join(f"{g} {v['cards']}" for g, v in glyphs.items() if v["cards"]) + ")")
+    for m in report["unopened"]:
+        print(f"not opened, left out of the figures: {m['image']}: {m['error']}")
     print(f"time per image: {report['ms_per_image_mean']} ms; images with a miss: {len(report['misses'])}")
     if args.out:
         print(f"miss report: {Path(args.out) / 'index.html'}")

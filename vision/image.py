@@ -68,12 +68,19 @@ def load_image(source: str | Path | bytes | bytearray | memoryview) -> np.ndarra
 
     Raises :class:`ImageError` for a missing file, bytes that are no image, or an image over
     ``MAX_PIXELS`` pixels.
+
+    >>> load_image(".")
+    Traceback (most recent call last):
+    ...
+    vision.errors.ImageError: .: a folder, not an image
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         data, name = bytes(source), "the upload"
     else:
         path = Path(source)
         name = str(path)
+        if path.is_dir():
+            raise ImageError(f"{name}: a folder, not an image")
         if not path.is_file():
             raise ImageError(f"{name}: no such file")
         if path.stat().st_size > MAX_BYTES:

@@ -54,6 +54,11 @@ def test_missing_file(tmp_path):
         load_image(tmp_path / "nope.jpg")
 
 
+def test_a_folder_is_named_as_one(tmp_path):
+    with pytest.raises(ImageError, match="a folder, not an image"):
+        load_image(tmp_path)
+
+
 def test_oversized(monkeypatch):
     import vision.image as vi
 

@@ -29,6 +29,7 @@ GATE = Path(__file__).parent / "models" / "index_gate.onnx"
 GATE_NONE = 0.9
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+CARDS = [r + s for r in RANKS for s in SUITS]  # the 52 names it reads, rank-major
 BATCH = 16  # patches per forward pass: small batches stay in the cache (measured: ~15% faster than 256)
 
 

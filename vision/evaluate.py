@@ -24,11 +24,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cnn import RANKS, SUITS
+from vision.cnn import CARDS, RANKS, SUITS
 from vision.errors import ImageError, LabelsError
 from vision.reader import Reading, load_image, read_cards
-
-CARD_NAMES = frozenset(r + s for r in RANKS for s in SUITS)
 
 
 def load_labels(folder: Path) -> dict[str, dict[str, Any]]:
@@ -63,7 +61,7 @@ def load_labels(folder: Path) -> dict[str, dict[str, Any]]:
         if not isinstance(cards, list):
             raise LabelsError(f'labels.json: "{name}": "cards" must be a list of cards')
         for card in cards:
-            if card not in CARD_NAMES:
+            if card not in CARDS:
                 raise LabelsError(f'labels.json: "{name}": {json.dumps(card)} is not a card '
                                   f'(rank {RANKS}, suit {SUITS}: "TC")')
         for key in ("kind", "group"):

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import RANKS, SUITS
+from vision.cnn import CARDS, RANKS
 from vision.errors import ImageError
 from vision.patch import (
     ABOVE,
@@ -42,7 +42,6 @@ from vision.patch import (
     to_bytes,
 )
 
-CARDS = [r + s for r in RANKS for s in SUITS]  # 52, rank-major
 Probs = npt.NDArray[np.float32]
 SHAPE = (3, PATCH_H, PATCH_W)
 # patch rows above this hold the rank glyph: half-way from the glyph's centre to the pip's (row 21)

@@ -228,8 +228,9 @@ def run_teach(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from cribbage.cards import parse_cards
+    from vision.cnn import CARDS
     from vision.reader import load_image
-    from vision.taught import CARDS, TaughtDeck, teach
+    from vision.taught import TaughtDeck, teach
 
     cards = None
     if args.cards is not None:

@@ -107,9 +107,9 @@ def scaled(folder: Path, f: float) -> None:
     """The real table photos of ``folder`` shrunk to ``f`` of their size (INTER_AREA, JPEG 90), in
     a temporary folder (never the repository), read like the originals. At 0.4 most cards are 62-79
     px wide, the small end of what the reader must read; at 0.3, 45-55 px, below it."""
-    from vision.evaluate import evaluate
+    from vision.evaluate import evaluate, load_labels
 
-    labels = json.loads((folder / "labels.json").read_text())
+    labels = load_labels(folder)
     with tempfile.TemporaryDirectory() as tmp:
         small = {}
         for name, rec in labels.items():
@@ -130,7 +130,7 @@ def scaled(folder: Path, f: float) -> None:
 
 def held_out(n: int, taught: bool = False) -> None:
     """Render ``n`` scenes of the held-out decks and print the reader's figures on them."""
-    from vision.evaluate import evaluate
+    from vision.evaluate import evaluate, load_labels
     from vision.synth.make_dataset import main as make_dataset
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -138,7 +138,7 @@ def held_out(n: int, taught: bool = False) -> None:
             make_dataset(["--out", tmp, "--n", str(n), "--seed", "11", "--split", "val"])
         report = evaluate(Path(tmp))
         show(report, f"held-out synthetic decks ({n} scenes)")
-        labels = json.loads((Path(tmp) / "labels.json").read_text())
+        labels = load_labels(Path(tmp))
         by_width(labels, report)
         if taught:
             teach_figures(Path(tmp), labels)

@@ -9,30 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth.compose import place, table_image
+from vision.synth.compose import drawn_table, mild, place, table_image
 from vision.synth.decks import procedural_deck
 
-
-def mild(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Room light: a soft gradient, slight blur, sensor noise and JPEG (no haze or heavy cast)."""
-    _h, w = img.shape[:2]
-    f = img.astype(np.float32) * (1 + np.linspace(-0.1, 0.1, w)[None, :, None])
-    f = cv2.GaussianBlur(f, (0, 0), 0.7) + rng.normal(0, 3, f.shape)
-    _ok, buf = cv2.imencode(".jpg", np.clip(f, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 85])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
-
-
-def scene(cards: list[tuple[str, float, float, float]], width: float = 150, seed: int = 7, style: int = 7,
-          size: tuple[int, int] = (720, 1280), back: tuple[float, float] | None = None) -> np.ndarray:
-    """A 1280x720 table with the given cards: (name, centre x, centre y, angle in degrees)."""
-    rng = np.random.default_rng(seed)
-    deck = procedural_deck(style)
-    img = table_image(rng, *size)
-    for name, x, y, angle in cards:
-        place(img, deck.render(name, 2 * int(width)), (x, y), width, angle, rng, tilt=0.03)
-    if back is not None:
-        place(img, deck.back(2 * int(width)), back, width, 20, rng, tilt=0.03)
-    return mild(img, rng)
+scene = drawn_table  # the tests' tables (vision.synth.compose)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,9 @@
 :func:`vision.synth.scene.render_scene` draws random layouts for training; the tests instead need
 "the seven of hearts at (640, 360), turned 37 degrees". ``table_image`` gives a table,
 ``place`` puts one card face (BGRA, from any :class:`vision.synth.decks.Deck`) on it, and
-``finish`` adds room light (gradient, cast, optional glare), blur, noise and JPEG.
+``finish`` adds room light (gradient, cast, optional glare), blur, noise and JPEG; ``mild`` adds
+only gentle room light. ``drawn_table`` does it all for a list of cards of an OpenCV-drawn deck
+(no card art needed: what the project's own tests read).
 
 >>> from vision.synth.decks import procedural_deck
 >>> rng = np.random.default_rng(0)
@@ -11,6 +13,8 @@
 >>> hm = place(img, procedural_deck(7).render("7H", 80), (160, 120), 80, 30, rng)
 >>> img.shape, hm.shape
 ((240, 320, 3), (3, 3))
+>>> drawn_table([("5H", 200, 150, 0), ("KS", 420, 150, 15)], width=120, size=(300, 640)).shape
+(300, 640, 3)
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.synth.decks import procedural_deck
 from vision.synth.tables import table
 
 
@@ -66,3 +71,29 @@ def finish(img: np.ndarray, rng: np.random.Generator, glare: bool = True) -> np.
     out = np.clip(f, 0, 255).astype(np.uint8)
     _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(70, 95))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def mild(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Room light: a soft gradient, slight blur, sensor noise and JPEG (no haze or heavy cast)."""
+    _h, w = img.shape[:2]
+    f = img.astype(np.float32) * (1 + np.linspace(-0.1, 0.1, w)[None, :, None])
+    f = cv2.GaussianBlur(f, (0, 0), 0.7) + rng.normal(0, 3, f.shape)
+    _ok, buf = cv2.imencode(".jpg", np.clip(f, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def drawn_table(cards: list[tuple[str, float, float, float]], width: float = 150, seed: int = 7,
+                style: int = 7, size: tuple[int, int] = (720, 1280),
+                back: tuple[float, float] | None = None) -> np.ndarray:
+    """A table (``size``: height, width) with the given cards of drawn style ``style``, each
+    (name, centre x, centre y, angle in degrees), ``width`` px wide, in the order given (each
+    covers the ones before); ``back``: a card back's centre. Style 7 is one the network never
+    trained on (it is in the ``val`` split)."""
+    rng = np.random.default_rng(seed)
+    deck = procedural_deck(style)
+    img = table_image(rng, *size)
+    for name, x, y, angle in cards:
+        place(img, deck.render(name, 2 * int(width)), (x, y), width, angle, rng, tilt=0.03)
+    if back is not None:
+        place(img, deck.back(2 * int(width)), back, width, 20, rng, tilt=0.03)
+    return mild(img, rng)

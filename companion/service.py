@@ -447,11 +447,17 @@ class Companion:
         from web.ports import VisionUnavailable
 
         try:
+            from vision.hand import starter_apart
             from vision.reader import load_image, read_cards
         except Exception as exc:  # missing module, OpenCV trouble, a model file missing
             raise VisionUnavailable(f"{type(exc).__name__}: {exc}") from exc
+
         reading = read_cards(load_image(image), deck=self._taught_deck())
-        return reading.to_json()  # type: ignore[no-any-return]
+        out: dict[str, Any] = reading.to_json()
+        # a hand and its starter (4 or 5 cards): the card lying apart is the starter, if one is
+        k = starter_apart(reading.cards) if len(reading.cards) in (4, 5) else None
+        out["starter_apart"] = reading.cards[k].card if k is not None else None
+        return out
 
     def _taught_deck(self) -> Any:
         """The taught deck in the data folder, reloaded when the file changes; None without one

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -31,7 +31,7 @@ from vision.patch import Pyramid, cut_patches, nudged
 from vision.quads import find_quads, inside_all, order_quad
 from vision.taught import TaughtDeck
 
-__all__ = ["CardRead", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
+__all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
 
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
@@ -49,14 +49,27 @@ SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its ce
 OTHER_INDEX, SAME_SIDE = 20, 10
 
 
+class IndexSeen(NamedTuple):
+    """One corner index of a card read: its centre (x, y), its "down" (the unit vector from rank
+    glyph to suit pip: the card's body lies that way and to the index's right) and its glyph's
+    size, in the photo's pixels."""
+
+    center: tuple[float, float]
+    down: tuple[float, float]
+    size: float
+
+
 @dataclass
 class CardRead:
-    """One card read: name (``"5H"``), confidence 0-1, centre (x, y), outline or None."""
+    """One card read: name (``"5H"``), confidence 0-1, centre (x, y), outline or None; and its
+    corner indices as seen (which tell how it lies among other cards: :mod:`vision.hand`; they are
+    not part of the detect JSON)."""
 
     card: str
     confidence: float
     center: tuple[float, float]
     quad: list[list[float]] | None = None
+    indices: list[IndexSeen] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The detect-format entry."""
@@ -411,8 +424,11 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
             cx = float(np.mean([s.cand.center[0] for s in group]))
             cy = float(np.mean([s.cand.center[1] for s in group]))
             qj = None
+        seen = [IndexSeen((float(s.cand.center[0]) / scale, float(s.cand.center[1]) / scale),
+                          (float(s.cand.down[0]), float(s.cand.down[1])), float(s.cand.size) / scale)
+                for s in group]
         reading.cards.append(
-            CardRead(name, min(combined[name], 0.999), (float(cx) / scale, float(cy) / scale), qj))
+            CardRead(name, min(combined[name], 0.999), (float(cx) / scale, float(cy) / scale), qj, seen))
     for name, group in groups.items():
         if name in by_card:
             continue

@@ -79,11 +79,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _detect_one(path: str, deck: Any = None) -> dict[str, Any]:
+    return _read_one(path, deck)[0]
+
+
+def _read_one(path: str, deck: Any = None) -> tuple[dict[str, Any], Any]:
+    """The detect JSON for one photo, and the :class:`vision.reader.Reading` it comes from."""
     from vision.reader import load_image, read_cards
 
     img = load_image(path)
     reading = read_cards(img, deck=deck)
-    return reading.to_json(path, img.shape[1], img.shape[0])
+    return reading.to_json(path, img.shape[1], img.shape[0]), reading
 
 
 def _deck(args: argparse.Namespace) -> Any:
@@ -124,9 +129,9 @@ def run_detect(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     from cribbage.cards import parse_card
     from cribbage.show import score_hand
-    from vision.hand import apart
+    from vision.hand import starter_apart
 
-    result = _detect_one(args.image, _deck(args))
+    result, reading = _read_one(args.image, _deck(args))
     read = result["cards"]
     names = [c["card"] for c in read]
     if result["unreadable"]:
@@ -144,7 +149,7 @@ def run_check(args: argparse.Namespace) -> int:
     if len(names) not in (4, 5):
         raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); a hand and its "
                          "starter are 5 cards (or 4)")
-    k = apart([tuple(c["center"]) for c in read])
+    k = starter_apart(reading.cards)  # in the order of "read": both come from reading.cards
     if k is not None:
         starter = parse_card(names[k])
         hand = [parse_card(n) for i, n in enumerate(names) if i != k]

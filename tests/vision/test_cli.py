@@ -11,7 +11,8 @@ import pytest
 from companion.cli import main
 from cribbage.cards import parse_card
 from cribbage.show import score_hand
-from vision.hand import apart
+from vision.hand import apart, starter_apart
+from vision.reader import CardRead, IndexSeen
 
 
 def _write(tmp_path, name, img):
@@ -75,9 +76,44 @@ def test_check_without_a_card_apart_gives_every_starter(tmp_path, make_scene, ca
     assert out["starter"] is None and len(out["options"]) == 5
 
 
+SPREAD = [("2C", 350, 372, -8), ("3D", 420, 366, -4), ("4H", 490, 360, 0), ("9D", 560, 366, 4)]
+
+
+def test_check_a_hand_spread_for_the_show_has_no_card_apart(tmp_path, make_scene, capsys):
+    """Five cards spread, each covering most of the one before: the top card shows whole, its
+    centre half a card from the others' indices, but it is not lying apart."""
+    path = _write(tmp_path, "spread.png", make_scene([*SPREAD, ("KC", 630, 372, 8)], width=190))
+    assert main(["check", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["starter"] is None
+    assert sorted(o["starter"] for o in out["options"]) == ["2C", "3D", "4H", "9D", "KC"]
+
+
+def test_check_a_spread_hand_with_its_starter_apart(tmp_path, make_scene, capsys):
+    path = _write(tmp_path, "spread.png", make_scene([*SPREAD, ("5S", 1000, 450, 10)], width=190))
+    assert main(["check", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["starter_from"] == "the card lying apart"
+    hand = [parse_card(n) for n, *_ in SPREAD]
+    assert out["total"] == score_hand(hand, parse_card("5S")).to_json()["total"]
+
+
 @pytest.mark.parametrize(
     ("centers", "expected"),
     [([(0, 0), (60, 0), (120, 0), (180, 0), (700, 400)], 4), ([(0, 0), (60, 0), (120, 0), (180, 0)], None)],
 )
 def test_apart(centers, expected):
     assert apart(centers) == expected
+
+
+def test_the_top_card_of_a_spread_is_not_apart_even_read_by_its_far_index():
+    """The reader may read only the far index of the spread's top card (its near one in doubt):
+    the card's body, which runs from that index up and left to the others, is what counts."""
+    # a deck with a big index (30 px glyphs on cards 250 x 350), spread 60 px a card
+    covered = [CardRead(n, 0.9, (x, 100.0), None, [IndexSeen((x, 100.0), (0.0, 1.0), 30.0)])
+               for n, x in (("2C", 100.0), ("3D", 160.0), ("4H", 220.0), ("9D", 280.0))]
+    top = CardRead("KC", 0.9, (560.0, 420.0), None, [IndexSeen((560.0, 420.0), (0.0, -1.0), 30.0)])
+    assert apart([c.center for c in [*covered, top]]) == 4  # by the centres alone
+    assert starter_apart([*covered, top]) is None
+    starter = CardRead("5S", 0.9, (900.0, 420.0), None, [IndexSeen((900.0, 420.0), (0.0, -1.0), 30.0)])
+    assert starter_apart([*covered, starter]) == 4

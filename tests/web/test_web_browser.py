@@ -262,6 +262,24 @@ def test_upload_a_photo_and_count_the_hand(page: Any, tmp_path: Path) -> None:
     expect(page.locator("#photo-result")).to_contain_text("28:")
 
 
+def test_the_reader_fills_in_the_hand_and_its_starter(page: Any, tmp_path: Path) -> None:
+    cv2 = pytest.importorskip("cv2")
+    from vision.synth.compose import drawn_table
+
+    hand = [("2C", 350, 372, -8), ("3D", 420, 366, -4), ("4H", 490, 360, 0), ("9D", 560, 366, 4)]
+    path = tmp_path / "hand.png"
+    cv2.imwrite(str(path), drawn_table([*hand, ("5S", 1000, 450, 10)], width=190))
+    page.click("#tabs >> text=Photo")
+    page.set_input_files("#photo-file", str(path))
+    page.click("#photo-form button.primary")
+    expect(page.locator("#photo-msg")).to_contain_text("Read 5 cards")
+    expect(page.locator("#photo-cards .card[data-card]")).to_have_count(5)
+    expect(page.locator("#photo-starter")).to_have_value("5S")  # the card lying apart
+    page.click("#photo-count")
+    expect(page.locator("#photo-result")).to_contain_text("6:")
+    expect(page.locator("#photo-result")).to_contain_text("fifteen two and a run of four is six")
+
+
 def test_a_counted_photo_goes_into_the_game(page: Any, tmp_path: Path) -> None:
     new_game(page, names=("Ivy", "Jack"))
     send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"}]

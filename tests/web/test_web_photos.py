@@ -75,6 +75,33 @@ def test_with_the_card_reader_a_reading_comes_back(api: Api) -> None:
         assert isinstance(body["reading"]["cards"], list)
 
 
+SPREAD = [("2C", 350, 372, -8), ("3D", 420, 366, -4), ("4H", 490, 360, 0), ("9D", 560, 366, 4)]
+
+
+def drawn(cards: list[tuple[str, float, float, float]]) -> bytes:
+    """A photo of drawn cards on a table, as PNG bytes."""
+    cv2 = pytest.importorskip("cv2")
+    from vision.synth.compose import drawn_table
+
+    return bytes(cv2.imencode(".png", drawn_table(cards, width=190))[1])
+
+
+def test_the_card_lying_apart_is_offered_as_the_starter(api: Api) -> None:
+    pytest.importorskip("vision.reader", reason="vision.reader has not landed")
+    reading = upload(api, drawn([*SPREAD, ("5S", 1000, 450, 10)])).get_json()["reading"]
+    assert sorted(c["card"] for c in reading["cards"]) == ["2C", "3D", "4H", "5S", "9D"]
+    assert reading["starter_apart"] == "5S"
+
+
+def test_a_hand_spread_with_no_card_apart_offers_no_starter(api: Api) -> None:
+    """The spread's top card shows whole, its centre half a card from the others' indices: it is
+    not a card lying apart."""
+    pytest.importorskip("vision.reader", reason="vision.reader has not landed")
+    reading = upload(api, drawn([*SPREAD, ("KC", 630, 372, 8)])).get_json()["reading"]
+    assert len(reading["cards"]) == 5
+    assert reading["starter_apart"] is None
+
+
 @pytest.mark.parametrize(
     ("data", "status"),
     [

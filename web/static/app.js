@@ -537,21 +537,10 @@ $("#photo-form").addEventListener("submit", async (ev) => {
   }
   view.replaceChildren(img, svg);
   app.photo.slots = cards.map((c) => c.card).slice(0, 5);
-  app.photo.sel = null; app.photo.starter = apartCard(cards.slice(0, 5));
+  // the starter is the card lying apart from the hand, when the reader saw one (vision.hand)
+  app.photo.sel = null; app.photo.starter = (reading && reading.starter_apart) || null;
   renderPhotoCards();
 });
-function apartCard(cards) {
-  // the starter usually lies apart from the hand: the card farthest from the others' centre,
-  // when it is clearly farther than the next one
-  if (cards.length !== 5 || !cards.every((c) => c.center)) return null;
-  const far = cards.map((c, i) => {
-    const rest = cards.filter((_, j) => j !== i);
-    const cx = rest.reduce((a, d) => a + d.center[0], 0) / rest.length;
-    const cy = rest.reduce((a, d) => a + d.center[1], 0) / rest.length;
-    return { card: c.card, d: Math.hypot(c.center[0] - cx, c.center[1] - cy) };
-  }).sort((a, b) => b.d - a.d);
-  return far[0].d > 1.5 * far[1].d ? far[0].card : null;
-}
 function renderPhotoCards() {
   const slots = app.photo.slots;
   const box = $("#photo-cards");

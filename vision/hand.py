@@ -66,7 +66,15 @@ def card_shape(card: CardRead) -> npt.NDArray[np.float64]:
 
 def starter_apart(cards: Sequence[CardRead]) -> int | None:
     """Index in ``cards`` (a reading of a hand and its starter) of the card lying apart, or None
-    when no card clearly does."""
+    when no card clearly does.
+
+    >>> from vision.reader import CardRead, IndexSeen
+    >>> def card(name, x, y):  # a card of which only the upright top-left index was read
+    ...     return CardRead(name, 0.9, (x, y), None, [IndexSeen((x, y), (0, 1), 12)])
+    >>> hand = [card(n, 100 + 30 * k, 100) for k, n in enumerate(["2C", "3D", "4H", "9D"])]
+    >>> starter_apart([*hand, card("5S", 500, 300)]), starter_apart([*hand, card("KC", 220, 100)])
+    (4, None)
+    """
     sizes = [seen.size for c in cards for seen in c.indices]
     least = LEAST_GAP * float(np.median(sizes)) if sizes else 0.0
     return apart([card_shape(c) for c in cards], least=least)

@@ -144,7 +144,7 @@ def run_check(args: argparse.Namespace) -> int:
             raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); "
                              "a hand is 4 cards (or 3) besides the starter")
         out = score_hand([parse_card(n) for n in hand_names], starter, crib=args.crib).to_json()
-        out["read"] = read
+        out.update(hand=hand_names, starter=starter.name, starter_from="named", read=read)
         return _print_check(out, args.json)
     if len(names) not in (4, 5):
         raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); a hand and its "
@@ -154,8 +154,8 @@ def run_check(args: argparse.Namespace) -> int:
         starter = parse_card(names[k])
         hand = [parse_card(n) for i, n in enumerate(names) if i != k]
         out = score_hand(hand, starter, crib=args.crib).to_json()
-        out["starter_from"] = "the card lying apart"
-        out["read"] = read
+        out.update(hand=[c.name for c in hand], starter=starter.name, starter_from="the card lying apart",
+                   read=read)
         return _print_check(out, args.json)
     options = []
     for i, n in enumerate(names):
@@ -177,6 +177,7 @@ def _print_check(out: dict[str, Any], as_json: bool) -> int:
         print_json(out)
     else:
         print(f"{out['total']}  {out.get('spoken', '')}")
+        print(f"hand {' '.join(out['hand'])}, starter {out['starter']} ({out['starter_from']})")
         print("read: " + " ".join(c["card"] for c in out["read"]))
     return 0
 

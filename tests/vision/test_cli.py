@@ -56,7 +56,12 @@ def test_check_finds_the_starter_apart(tmp_path, make_scene, capsys):
     expected = score_hand([parse_card(n) for n, *_ in hand], parse_card("TC")).to_json()
     assert out["total"] == expected["total"]
     assert out["starter_from"] == "the card lying apart"
+    assert (out["starter"], sorted(out["hand"])) == ("TC", ["5C", "5D", "5S", "JD"])
     assert len(out["read"]) == 5
+    assert main(["check", path]) == 0  # the text says which card was taken for the starter
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{expected['total']}  ")
+    assert lines[1].startswith("hand ") and lines[1].endswith("starter TC (the card lying apart)")
 
 
 def test_check_with_named_starter(tmp_path, make_scene, capsys):
@@ -66,6 +71,7 @@ def test_check_with_named_starter(tmp_path, make_scene, capsys):
     out = json.loads(capsys.readouterr().out)
     expected = score_hand([parse_card(n) for n, *_ in cards], parse_card("TC")).to_json()
     assert out["total"] == expected["total"]
+    assert (out["starter"], out["starter_from"]) == ("TC", "named")
 
 
 def test_check_without_a_card_apart_gives_every_starter(tmp_path, make_scene, capsys):

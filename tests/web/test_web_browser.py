@@ -280,6 +280,27 @@ def test_the_reader_fills_in_the_hand_and_its_starter(page: Any, tmp_path: Path)
     expect(page.locator("#photo-result")).to_contain_text("fifteen two and a run of four is six")
 
 
+def test_a_spread_hand_with_no_card_apart_asks_for_the_starter(page: Any, tmp_path: Path) -> None:
+    cv2 = pytest.importorskip("cv2")
+    from vision.synth.compose import drawn_table
+
+    spread = [("2C", 350, 372, -8), ("3D", 420, 366, -4), ("4H", 490, 360, 0), ("9D", 560, 366, 4),
+              ("KC", 630, 372, 8)]
+    path = tmp_path / "spread.png"
+    cv2.imwrite(str(path), drawn_table(spread, width=190))
+    page.click("#tabs >> text=Photo")
+    page.set_input_files("#photo-file", str(path))
+    page.click("#photo-form button.primary")
+    expect(page.locator("#photo-cards .card[data-card]")).to_have_count(5)
+    expect(page.locator("#photo-starter")).to_have_value("")  # not the top card of the spread
+    page.click("#photo-count")
+    expect(page.locator("#toast")).to_contain_text("Choose the starter")
+    expect(page.locator("#photo-result")).to_be_empty()
+    page.select_option("#photo-starter", "KC")
+    page.click("#photo-count")
+    expect(page.locator("#photo-result")).to_contain_text("7:")  # two fifteens and a run of three
+
+
 def test_a_counted_photo_goes_into_the_game(page: Any, tmp_path: Path) -> None:
     new_game(page, names=("Ivy", "Jack"))
     send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"}]

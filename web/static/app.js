@@ -553,9 +553,11 @@ function renderPhotoCards() {
   box.replaceChildren(...items);
   const st = $("#photo-starter");
   const gameStarter = app.state && app.state.starter;
+  // the card lying apart, else the game's starter if it is in the photo; else the player says
   const want = slots.includes(app.photo.starter) ? app.photo.starter
-    : slots.includes(gameStarter) ? gameStarter : slots[slots.length - 1] || "";
-  st.replaceChildren(...slots.map((c) => el("option", { value: c }, cardLabel(c))));
+    : slots.includes(gameStarter) ? gameStarter : "";
+  st.replaceChildren(el("option", { value: "" }, "choose…"),
+    ...slots.map((c) => el("option", { value: c }, cardLabel(c))));
   st.value = want;
 }
 $("#photo-starter").addEventListener("change", (ev) => { app.photo.starter = ev.target.value; });
@@ -570,6 +572,7 @@ function photoPick(name) {
 }
 $("#photo-count").addEventListener("click", async () => {
   const starter = $("#photo-starter").value;
+  if (!starter) return toast("Choose the starter: no card lies apart from the others", true);
   const hand = app.photo.slots.filter((c) => c !== starter);
   const r = await send("POST", "/api/count", { hand, starter, crib: $("#photo-crib").checked });
   if (!r) return;

@@ -18,7 +18,7 @@ merges the two indices of one card (a deck has no duplicates), attaches card out
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import cv2
@@ -226,23 +226,23 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
             continue
         kept.append(s)
         used.update(s.cand.labels)
-    for k in kept:
+    for i, k in enumerate(kept):
         rivals = [r for r in scored if r.card != k.card and r.conf >= THRESHOLD
                   and set(r.cand.labels).intersection(k.cand.labels)]
         if rivals:
-            _join(k, rivals)
+            kept[i] = _join(k, rivals)
     return kept
 
 
-def _join(s: _Scored, rivals: list[_Scored]) -> None:
-    """Read ``s`` again from its own probabilities and its rivals' (their geometric mean)."""
+def _join(s: _Scored, rivals: list[_Scored]) -> _Scored:
+    """``s`` read again from its own probabilities and its rivals' (their geometric mean); a new
+    reading (the rivals and ``s`` itself stay as read, for a later call)."""
     n = 1 + len(rivals)
     pr = np.exp(sum(np.log(v.ranks + 1e-6) for v in [s, *rivals]) / n)
     ps = np.exp(sum(np.log(v.suits + 1e-6) for v in [s, *rivals]) / n)
     pr, ps = pr / pr.sum(), ps / ps.sum()
     r, u = int(pr[:-1].argmax()), int(ps[:-1].argmax())
-    s.ranks, s.suits = pr, ps
-    s.card, s.conf = RANKS[r] + SUITS[u], float(pr[r] * ps[u])
+    return replace(s, card=RANKS[r] + SUITS[u], conf=float(pr[r] * ps[u]), ranks=pr, suits=ps)
 
 
 def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_Scored]:

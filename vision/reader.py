@@ -226,9 +226,14 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
             continue
         kept.append(s)
         used.update(s.cand.labels)
+    sure: dict[int, list[_Scored]] = {}  # ink blob → the readings on it sure enough to report
+    for r in scored:
+        if r.conf >= THRESHOLD:
+            for label in r.cand.labels:
+                sure.setdefault(label, []).append(r)
     for i, k in enumerate(kept):
-        rivals = [r for r in scored if r.card != k.card and r.conf >= THRESHOLD
-                  and set(r.cand.labels).intersection(k.cand.labels)]
+        rivals = list({id(r): r for label in k.cand.labels for r in sure.get(label, ())
+                       if r.card != k.card}.values())
         if rivals:
             kept[i] = _join(k, rivals)
     return kept

@@ -22,7 +22,7 @@ joins it (the "1" and "0" of a "10"). Only the geometry is returned: the network
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -578,9 +578,15 @@ def _fresh(found: list[Candidate], old: list[Candidate]) -> list[Candidate]:
 
 
 def _scaled_up(c: Candidate, f: float) -> Candidate:
-    """A candidate found on a pyramid level ``f`` times smaller, in the image's own pixels."""
-    return Candidate(_up(c.center, f), c.down, c.size * f, _up(c.rank_pos, f), _up(c.suit_pos, f), c.labels,
-                     c.crowd)
+    """A candidate found on a pyramid level ``f`` times smaller, in the image's own pixels (all
+    else, such as whether it was ``guessed``, as found).
+
+    >>> c = _scaled_up(Candidate((10, 20), (0, 1), 8, (10, 17), (10, 23), (1,), 2, True), 2)
+    >>> c.center, c.size, c.rank_pos, c.crowd, c.guessed
+    ((20.5, 40.5), 16, (20.5, 34.5), 2, True)
+    """
+    return replace(c, center=_up(c.center, f), size=c.size * f, rank_pos=_up(c.rank_pos, f),
+                   suit_pos=_up(c.suit_pos, f))
 
 
 def _up(p: tuple[float, float], f: float) -> tuple[float, float]:

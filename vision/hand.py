@@ -123,11 +123,19 @@ def gap(a: Shape, b: Shape) -> float:
 
 
 def _hull(points: Shape) -> npt.NDArray[np.float64]:
+    """The convex hull's corners; points all on one line give that line's two ends.
+
+    >>> _hull([(5, 0), (5, 30), (5, 10)]).tolist()  # upright: the ends by y, not x
+    [[5.0, 0.0], [5.0, 30.0]]
+    """
     p = np.asarray(points, np.float64).reshape(-1, 2)
     if len(p) < 3:
         return p
     h = cv2.convexHull(p.astype(np.float32)).reshape(-1, 2).astype(np.float64)
-    return h if cv2.contourArea(h.astype(np.float32)) > 0 else p[[p[:, 0].argmin(), p[:, 0].argmax()]]
+    if cv2.contourArea(h.astype(np.float32)) > 0:
+        return h
+    along = (p - p[0]) @ (p[np.argmax(np.hypot(*(p - p[0]).T))] - p[0])  # along the line
+    return p[[along.argmin(), along.argmax()]]
 
 
 def _edges(h: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

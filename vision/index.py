@@ -262,55 +262,81 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
 
 def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx: np.ndarray,
            tag: int) -> list[Candidate]:
-    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with solid pips below them."""
-    dx = c[None, :, 0] - c[:, None, 0]  # dx[i, j] = c[j] - c[i]
-    dy = c[None, :, 1] - c[:, None, 1]
+    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with solid pips below them.
+
+    Everything asked of two blobs here holds only within 3 glyph sizes (the lattice test is the
+    widest), so only those pairs are looked at (:func:`close_pairs`), not every pair of the frame's
+    hundreds of blobs.
+
+    >>> import numpy as np
+    >>> c = np.array([[20, 20], [20, 34], [60, 20]], np.float32)  # a glyph, the pip below it, a speck
+    >>> s = np.array([10, 9, 4], np.float32)
+    >>> st = np.array([[15, 15, 8, 10, 50], [16, 30, 9, 8, 55], [58, 18, 4, 4, 12]])
+    >>> [(k.rank_pos, k.suit_pos) for k in _match(c, s, st, np.ones(3, bool), np.arange(3), 0)]  # each way
+    [((20.0, 20.0), (20.0, 34.0)), ((20.0, 34.0), (20.0, 20.0))]
+    """
+    i, j = close_pairs(c[:, 0], c[:, 0], 3 * s)
+    dx = c[j, 0] - c[i, 0]  # from blob i to blob j
+    dy = c[j, 1] - c[i, 1]
     dist = np.hypot(dx, dy)
-    ratio = s[None, :] / s[:, None]
-    pair = (dist > 0.65 * s[:, None]) & (dist < 1.6 * s[:, None]) & (ratio > 0.4) & (ratio < 1.4)
-    pair &= (s >= 6)[:, None]  # a rank glyph is at least 6 px
-    pair &= solid[None, :]  # and its pip is solid (a faint blob may be a glyph, not a pip)
+    within = dist < 3 * s[i]
+    i, j, dx, dy, dist = i[within], j[within], dx[within], dy[within], dist[within]
+    ratio = s[j] / s[i]
+    pair = (dist > 0.65 * s[i]) & (dist < 1.6 * s[i]) & (ratio > 0.4) & (ratio < 1.4)
+    pair &= s[i] >= 6  # a rank glyph is at least 6 px
+    pair &= solid[j]  # and its pip is solid (a faint blob may be a glyph, not a pip)
     # two of the same pip in a card's body are not a rank over a pip: same box, same ink
     bw, bh, area = st[:, 2].astype(np.float32), st[:, 3].astype(np.float32), st[:, 4].astype(np.float32)
-    twin = ((np.abs(bw[:, None] - bw[None, :]) <= 1) & (np.abs(bh[:, None] - bh[None, :]) <= 1)
-            & (np.abs(area[:, None] - area[None, :]) <= TWIN_AREA * area[:, None]))
+    twin = ((np.abs(bw[i] - bw[j]) <= 1) & (np.abs(bh[i] - bh[j]) <= 1)
+            & (np.abs(area[i] - area[j]) <= TWIN_AREA * area[i]))
     pair &= ~twin
-    rows = np.nonzero(pair.any(axis=1))[0]
-    if len(rows) == 0:
+    if not pair.any():
         return []
     # a corner index stands in paper: its glyph has a few neighbours (pip, the other digit of a
     # "10", the next card's index in a row), never the crowd of a card back's lattice or of grain
-    dr, rr = dist[rows], ratio[rows]
-    crowd = np.zeros(len(s), np.int64)
-    crowd[rows] = ((dr < 1.5 * s[rows, None]) & (rr > 0.3)).sum(axis=1) - 1
-    lattice = ((dr < 3 * s[rows, None]) & (rr > 0.6) & (rr < 1.7)).sum(axis=1) - 1
-    busy = rows[(crowd[rows] > MAX_CROWD) | (lattice > MAX_LATTICE)]
-    pair[busy] = False
+    # (each blob counts itself once, hence the - 1)
+    crowd = np.bincount(i, (dist < 1.5 * s[i]) & (ratio > 0.3), len(s)).astype(np.int64) - 1
+    lattice = np.bincount(i, (ratio > 0.6) & (ratio < 1.7), len(s)).astype(np.int64) - 1
+    pair &= (crowd[i] <= MAX_CROWD) & (lattice[i] <= MAX_LATTICE)
     # a glyph's own pip is among its nearest partners: in a tight row the next cards' pips are
     # further off, diagonally; keep the nearest few only
-    many = rows[pair[rows].sum(axis=1) > MAX_PIPS]
-    if len(many):
-        d = np.where(pair[many], dist[many], np.inf)
-        cut = np.partition(d, MAX_PIPS - 1, axis=1)[:, MAX_PIPS - 1:MAX_PIPS]
-        pair[many] &= d <= cut
-    ii, jj = np.nonzero(pair)
+    ii, jj, d = i[pair], j[pair], dist[pair]
+    per = np.bincount(ii, minlength=len(s))
+    if (per > MAX_PIPS).any():
+        by = np.lexsort((d, ii))  # each glyph's partners, nearest first
+        first = np.cumsum(per) - per  # where each glyph's partners start in that order
+        cut = np.full(len(s), np.inf, np.float32)
+        many = np.nonzero(per > MAX_PIPS)[0]
+        cut[many] = d[by[first[many] + MAX_PIPS - 1]]
+        keep = d <= cut[ii]
+        ii, jj = ii[keep], jj[keep]
     if len(ii) > MAX_PAIRS:
         order = np.lexsort((-s[ii], crowd[ii]))[:MAX_PAIRS]
         ii, jj = ii[order], jj[order]
     if len(ii) == 0:
         return []
     # all pairs at once: down = glyph → pip; a side-by-side neighbour of the glyph (across the down
-    # vector, about as tall, not the pip) joins it as the other digit of a "10"
-    down = np.stack([dx[ii, jj], dy[ii, jj]], axis=1) / dist[ii, jj][:, None]
-    rel = c[None, :, :] - c[ii][:, None, :]
-    along = rel[..., 0] * down[:, 0:1] + rel[..., 1] * down[:, 1:2]
-    across = -rel[..., 0] * down[:, 1:2] + rel[..., 1] * down[:, 0:1]
-    si = s[ii][:, None]
+    # vector, about as tall, not the pip) joins it as the other digit of a "10" (the neighbours
+    # looked at: the glyph's blobs within 3 sizes, as above, in order)
+    gx, gy = c[jj, 0] - c[ii, 0], c[jj, 1] - c[ii, 1]
+    down = np.stack([gx, gy], axis=1) / np.hypot(gx, gy)[:, None]
+    start = np.searchsorted(i, ii, side="left")
+    count = np.searchsorted(i, ii, side="right") - start
+    q = np.repeat(np.arange(len(ii)), count)  # (pair, neighbour) rows
+    k = j[np.repeat(start - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))]
+    rel = c[k] - c[ii[q]]
+    along = rel[:, 0] * down[q, 0] + rel[:, 1] * down[q, 1]
+    across = -rel[:, 0] * down[q, 1] + rel[:, 1] * down[q, 0]
+    si = s[ii[q]]
     near = ((np.abs(along) < 0.3 * si) & (np.abs(across) < 1.2 * si) & (np.abs(across) > 0.2 * si)
-            & (s[None, :] > 0.6 * si) & (s[None, :] < 1.5 * si))
-    near[np.arange(len(jj)), jj] = False
-    has = near.any(axis=1)
-    other = near.argmax(axis=1)
+            & (s[k] > 0.6 * si) & (s[k] < 1.5 * si) & (k != jj[q]))
+    has = np.zeros(len(ii), bool)
+    has[q[near]] = True
+    other = np.zeros(len(ii), np.int64)
+    first_near = np.nonzero(near)[0]
+    # the first (lowest-numbered) such neighbour of each pair: rows are in order of neighbour
+    first_near = first_near[np.unique(q[first_near], return_index=True)[1]]
+    other[q[first_near]] = k[first_near]
     # a glyph beside the glyph may also be the next card's, a card-width step along a tight row:
     # then the pair is offered alone too, and the network reads whichever is an index
     both = np.nonzero(has)[0]
@@ -567,14 +593,49 @@ def _least_crowded(found: list[Candidate]) -> list[Candidate]:
 
 
 def _fresh(found: list[Candidate], old: list[Candidate]) -> list[Candidate]:
-    """The candidates of ``found`` not already in ``old`` (glyph and pip within 0.2 glyph sizes)."""
+    """The candidates of ``found`` not already in ``old`` (glyph and pip within 0.2 glyph sizes).
+
+    >>> a = Candidate((10, 15), (0, 1), 10, (10, 10), (10, 20), (1,))
+    >>> b = Candidate((11, 16), (0, 1), 10, (11, 11), (11, 21), (2,))  # a again, a pixel off
+    >>> c = Candidate((40, 15), (0, 1), 10, (40, 10), (40, 20), (3,))
+    >>> [x.labels for x in _fresh([b, c], [a])]
+    [(3,)]
+    """
     if not old or not found:
         return found
     a = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in found], np.float32)
     b = np.array([[*c.rank_pos, *c.suit_pos, c.size] for c in old], np.float32)
-    gap = np.abs(a[:, None, :4] - b[None, :, :4]).max(axis=2)
-    same = gap < 0.2 * np.maximum(a[:, None, 4], b[None, :, 4])
-    return [c for c, dup in zip(found, same.any(axis=1), strict=True) if not dup]
+    # only pairs whose glyphs are that close across can be the same (a frame offers hundreds of each)
+    i, j = close_pairs(a[:, 0], b[:, 0], 0.2 * np.maximum(a[:, 4], b[:, 4].max()))
+    gap = np.abs(a[i, :4] - b[j, :4]).max(axis=1)
+    same = gap < 0.2 * np.maximum(a[i, 4], b[j, 4])
+    dup = np.zeros(len(found), bool)
+    dup[i[same]] = True
+    return [c for c, d in zip(found, dup, strict=True) if not d]
+
+
+def close_pairs(a: np.ndarray, b: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with ``|a[i] - b[j]| <= reach[i]`` (and a little more: it is a sieve, the caller
+    tests what it needs on these alone), in order of i, then j; found through ``b`` sorted, not by
+    comparing every pair.
+
+    >>> import numpy as np
+    >>> i, j = close_pairs(np.array([0.0, 10.0]), np.array([9.0, 1.0, 30.0, 0.5]), np.array([1.0, 2.0]))
+    >>> i.tolist(), j.tolist()
+    ([0, 0, 1], [1, 3, 0])
+    """
+    order = np.argsort(b, kind="stable")
+    bs = b[order].astype(np.float64)
+    slack = np.asarray(reach, np.float64) * (1 + 1e-6) + 1e-4
+    lo = np.searchsorted(bs, a - slack, side="left")
+    hi = np.searchsorted(bs, a + slack, side="right")
+    count = hi - lo
+    total = int(count.sum())
+    i = np.repeat(np.arange(len(a)), count)
+    start = np.repeat(lo - (np.cumsum(count) - count), count)
+    j = order[start + np.arange(total)]
+    k = np.lexsort((j, i))
+    return i[k], j[k]
 
 
 def _scaled_up(c: Candidate, f: float) -> Candidate:
@@ -630,8 +691,8 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
     its tiny blobs and, at level ``whole_level``, its blobs that may be a whole index; or
     ``whole_from`` takes those."""
     v, lit = dark
-    paper = cv2.compare(v, 120, cv2.CMP_GT)
-    integral = cv2.integral(paper // 255)
+    paper = cv2.threshold(v, 120, 1, cv2.THRESH_BINARY)[1]  # 1 where paper (brighter than 120)
+    integral = cv2.integral(paper)
     out: list[Candidate] = []
     for k, level in enumerate(levels):
         comps = ink_components(v, lit, level)

@@ -35,8 +35,8 @@ M_TRIM_THRESHOLD = -1  # mallopt(3) parameter numbers (malloc.h)
 M_MMAP_THRESHOLD = -3
 MMAP_AT = 32 << 20  # blocks this big or bigger still get their own mmap (glibc's own maximum)
 KEEP = 256 << 20  # freed heap kept, not handed back to the kernel
-RESERVE = 96 << 20  # touched once: a 1600 px photo's reading needs less than this at its peak
-CHUNK = 24 << 20  # touched in pieces under MMAP_AT, so that they come from the heap
+RESERVE = 64 << 20  # touched once: a 1280x720 frame's reading grows the heap by about 20 MB
+CHUNK = 16 << 20  # touched in pieces under MMAP_AT, so that they come from the heap
 
 
 @lru_cache(maxsize=1)

@@ -17,6 +17,7 @@ merges the two indices of one card (a deck has no duplicates), attaches card out
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -223,7 +224,7 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
     for s in scored:
         if used.intersection(s.cand.labels):
             continue
-        if any(np.hypot(s.cand.center[0] - k.cand.center[0], s.cand.center[1] - k.cand.center[1])
+        if any(math.hypot(s.cand.center[0] - k.cand.center[0], s.cand.center[1] - k.cand.center[1])
                < 0.8 * max(s.cand.size, k.cand.size) for k in kept):
             continue
         kept.append(s)

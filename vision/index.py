@@ -468,6 +468,8 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     >>> card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
     >>> look_unread(look, [card])  # a card read there already explains its ink
     []
+    >>> look_unread(look, [card, card + 0.5])  # and so do two outlines round it
+    []
     >>> img = np.full((140, 100, 3), 235, np.uint8)  # a pale thin "4" over a dark pip
     >>> _ = cv2.putText(img, "4", (30, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (175, 175, 175), 2)
     >>> _ = cv2.circle(img, (42, 70), 8, (20, 20, 20), -1)
@@ -478,7 +480,8 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     v, lit = look.dark
     if len(explained):
         lit = lit.copy()
-        cv2.fillPoly(lit, [np.round(q).reshape(-1, 1, 2).astype(np.int32) for q in explained], 0)
+        for q in explained:  # one by one: fillPoly fills where outlines overlap an even number of times
+            cv2.fillConvexPoly(lit, np.round(q).reshape(-1, 1, 2).astype(np.int32), 0)
     found = _find((v, lit), max_components, (STRICT,), UNREAD_TAG, None)
     found += _fresh(_find((v, lit), max_components, (THIN,), UNREAD_TAG + 3, None), found)
     # the faintest level on the half-size map: a quarter of the work (on a textured table half the

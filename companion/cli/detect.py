@@ -163,22 +163,36 @@ def run_check(args: argparse.Namespace) -> int:
         options.append({"starter": n, **score_hand(hand, parse_card(n), crib=args.crib).to_json()})
     message = "no card lies apart from the rest: the count for each possible starter"
     out = {"starter": None, "message": message, "options": options, "read": read}
+    if len(names) == 4:
+        out["note"] = THREE_CARD_HAND
     if args.json:
         print_json(out)
     else:
         print(out["message"])
         for o in options:
             print(f"  starter {o['starter']}: {o['total']}")
+        if "note" in out:
+            print(out["note"])
     return 0
 
 
+# four cards read in all: a hand of three and the starter, as in the five-card game; said out loud,
+# since in the six-card game it means a card of the hand was not read at all
+THREE_CARD_HAND = ("a hand of 3 and the starter: counted as in the five-card game (a six-card "
+                   "game's hand is 4 cards: if one is missing, retake the photo)")
+
+
 def _print_check(out: dict[str, Any], as_json: bool) -> int:
+    if len(out["hand"]) == 3:
+        out["note"] = THREE_CARD_HAND
     if as_json:
         print_json(out)
     else:
         print(f"{out['total']}  {out.get('spoken', '')}")
         print(f"hand {' '.join(out['hand'])}, starter {out['starter']} ({out['starter_from']})")
         print("read: " + " ".join(c["card"] for c in out["read"]))
+        if "note" in out:
+            print(out["note"])
     return 0
 
 

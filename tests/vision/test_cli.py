@@ -82,6 +82,32 @@ def test_check_without_a_card_apart_gives_every_starter(tmp_path, make_scene, ca
     assert out["starter"] is None and len(out["options"]) == 5
 
 
+def test_check_four_cards_say_the_hand_counted_is_three(tmp_path, make_scene, capsys):
+    """Four cards read: a five-card game's hand and its starter, or a six-card hand with a card
+    missed; the count says which it took them for."""
+    hand = [("5C", 250, 170, 0), ("5D", 480, 170, 0), ("JD", 710, 170, 0)]
+    path = _write(tmp_path, "three.png", make_scene([*hand, ("5S", 1050, 560, 0)], width=190))
+    assert main(["check", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["hand"]) == ["5C", "5D", "JD"] and out["starter"] == "5S"
+    assert out["total"] == score_hand([parse_card(n) for n, *_ in hand], parse_card("5S")).to_json()["total"]
+    assert "five-card game" in out["note"]
+    assert main(["check", path]) == 0
+    assert "five-card game" in capsys.readouterr().out.splitlines()[-1]
+    row = [(n, 160 + 240 * k, 360, 0) for k, n in enumerate(["2C", "3D", "4H", "9D"])]
+    four = _write(tmp_path, "four.png", make_scene(row, width=190))
+    assert main(["check", four, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["starter"] is None and len(out["options"]) == 4 and "five-card game" in out["note"]
+
+
+def test_check_five_cards_have_no_note(tmp_path, make_scene, capsys):
+    cards = [("2C", 250, 300, 0), ("3D", 480, 300, 0), ("4H", 710, 300, 0), ("9D", 940, 300, 0)]
+    path = _write(tmp_path, "hand.png", make_scene([*cards, ("KC", 1100, 600, 0)], width=190))
+    assert main(["check", path, "--json"]) == 0
+    assert "note" not in json.loads(capsys.readouterr().out)
+
+
 SPREAD = [("2C", 350, 372, -8), ("3D", 420, 366, -4), ("4H", 490, 360, 0), ("9D", 560, 366, 4)]
 
 

@@ -54,6 +54,29 @@ def frame(seed: int, n: int = 12) -> tuple[np.ndarray, list[str]]:
     return finish(img, rng), names
 
 
+def table_frame(seed: int) -> tuple[np.ndarray, list[str]]:
+    """A 1280x720 cribbage table as the camera sees it during a game, 12 cards 120 px wide of a
+    held-out deck: each player's cards played in an overlapping row (4 and 3, each card covering
+    most of the one before, its corner index showing), a hand of 4 spread for the show, and the
+    starter apart."""
+    rng = np.random.default_rng(100 + seed)
+    decks = load_decks(split="val") or [procedural_deck(7)]
+    deck = decks[seed % len(decks)]
+    img = table_image(rng, 720, 1280)
+    every = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+    names = [str(x) for x in rng.choice(every, size=12, replace=False)]
+    spots = []
+    for row, (n, x0, y0, step) in enumerate([(4, 180, 200, 40), (3, 700, 210, 45), (4, 330, 520, 60)]):
+        turn = float(rng.uniform(-12, 12))
+        for k in range(n):
+            spots.append((x0 + k * step + rng.uniform(-3, 3), y0 + k * step * np.sin(np.radians(turn))
+                          + rng.uniform(-3, 3), turn + rng.uniform(-2, 2) + 180 * (row == 1)))
+    spots.append((1000 + rng.uniform(-40, 40), 520 + rng.uniform(-40, 40), float(rng.uniform(-30, 30))))
+    for name, (x, y, angle) in zip(names, spots, strict=True):
+        place(img, deck.render(name, 280), (x, y), 120, angle, rng, tilt=0.04)
+    return finish(img, rng), names
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--synth", type=int, default=0, help="held-out synthetic scenes to read too")
@@ -71,6 +94,14 @@ def main() -> int:
         fp += len(got - set(names))
         total += len(names)
     print(f"1280x720 frame, 12 cards of held-out decks: {figures(times, cpu)}; read {tp}/{total}, {fp} wrong")
+    tables = [table_frame(seed) for seed in range(10)]
+    times, cpu, readings = timed([img for img, _names in tables])
+    tp = fp = total = 0
+    for reading, (_img, names) in zip(readings, tables, strict=True):
+        got = {c.card for c in reading.cards}
+        tp, fp, total = tp + len(got & set(names)), fp + len(got - set(names)), total + len(names)
+    print(f"1280x720 cribbage table (rows of cards played, a hand spread, the starter), 12 cards 120 px: "
+          f"{figures(times, cpu)}; read {tp}/{total}, {fp} wrong")
     real = real_frames(DEV)
     if real:
         times, cpu, readings = timed(real)

@@ -451,9 +451,9 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
 def _ready() -> None:
     """What a process does once before its first reading, as a camera does before its first frame:
     load the networks, keep the memory one frame frees for the next (:mod:`vision.heap`), and read a
-    small drawn index once, so that OpenCV sets up its routines then and not in the first photo
-    (measured: the first frame read in a process took 51 ms in the finder without this, 33-36 with it,
-    as every later one)."""
+    small drawn index once, so that OpenCV sets up its routines then and not in the first photo (in
+    one measurement the finder took 51 ms on a process's first frame and 33-36 ms on later ones;
+    after this small reading, the first frame took as long as the later ones)."""
     IndexNet.load(), IndexNet.load(str(GATE)), keep_freed_memory()
     img = np.full((120, 160, 3), 225, np.uint8)
     cv2.putText(img, "7", (40, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 30), 2)

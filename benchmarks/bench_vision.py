@@ -30,22 +30,26 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vision.cnn import CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
 from vision.synth.compose import finish, place, table_image  # noqa: E402
-from vision.synth.decks import load_decks, procedural_deck  # noqa: E402
+from vision.synth.decks import Deck, load_decks, procedural_deck  # noqa: E402
 
 DEV = ROOT.parent / "shared" / "datasets" / "cards-real-dev"
 
 
-def frame(seed: int, n: int = 12) -> tuple[np.ndarray, list[str]]:
-    """A 1280x720 table with ``n`` cards, 140 px wide, in two rows of loose cards: a held-out
-    artwork deck when the packages are installed, else the held-out drawn style."""
-    rng = np.random.default_rng(seed)
+def dealt(seed: int, rng_seed: int, n: int) -> tuple[np.random.Generator, Deck, np.ndarray, list[str]]:
+    """The random source, the deck (a held-out artwork deck when the packages are installed, else
+    the held-out drawn style), a 1280x720 table and the names of ``n`` cards for one frame."""
+    rng = np.random.default_rng(rng_seed)
     decks = load_decks(split="val") or [procedural_deck(7)]
-    deck = decks[seed % len(decks)]
     img = table_image(rng, 720, 1280)
-    every = [r + s for r in "A23456789TJQK" for s in "CDHS"]
-    names = [str(x) for x in rng.choice(every, size=n, replace=False)]
+    return rng, decks[seed % len(decks)], img, [str(x) for x in rng.choice(CARDS, size=n, replace=False)]
+
+
+def frame(seed: int, n: int = 12) -> tuple[np.ndarray, list[str]]:
+    """A 1280x720 table with ``n`` cards, 140 px wide, in two rows of loose cards (:func:`dealt`)."""
+    rng, deck, img, names = dealt(seed, seed, n)
     for k, name in enumerate(names):
         x = 110 + (k % 6) * 210 + rng.uniform(-20, 20)
         y = 190 + (k // 6) * 340 + rng.uniform(-20, 20)
@@ -59,12 +63,7 @@ def table_frame(seed: int) -> tuple[np.ndarray, list[str]]:
     held-out deck: each player's cards played in an overlapping row (4 and 3, each card covering
     most of the one before, its corner index showing), a hand of 4 spread for the show, and the
     starter apart."""
-    rng = np.random.default_rng(100 + seed)
-    decks = load_decks(split="val") or [procedural_deck(7)]
-    deck = decks[seed % len(decks)]
-    img = table_image(rng, 720, 1280)
-    every = [r + s for r in "A23456789TJQK" for s in "CDHS"]
-    names = [str(x) for x in rng.choice(every, size=12, replace=False)]
+    rng, deck, img, names = dealt(seed, 100 + seed, 12)
     spots = []
     for row, (n, x0, y0, step) in enumerate([(4, 180, 200, 40), (3, 700, 210, 45), (4, 330, 520, 60)]):
         turn = float(rng.uniform(-12, 12))

@@ -15,6 +15,7 @@ are not indices at all.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,10 +35,17 @@ BATCH = 16  # patches per forward pass: small batches stay in the cache (measure
 
 
 class IndexNet:
-    """The loaded network. ``predict(patches)`` → (rank probabilities, suit probabilities)."""
+    """The loaded network. ``predict(patches)`` → (rank probabilities, suit probabilities).
+
+    One network serves the whole process, and OpenCV's ``dnn.Net`` holds its input and its layers'
+    buffers between ``setInput`` and ``forward``: two threads reading at once (two phones sending
+    photos to the page) mixed their batches, and readings failed or came out wrong. ``predict``
+    runs one batch at a time (a lock per network); the rest of a reading runs in parallel.
+    """
 
     def __init__(self, net: cv2.dnn.Net) -> None:
         self.net = net
+        self._lock = threading.Lock()
 
     @staticmethod
     @lru_cache(maxsize=4)
@@ -61,11 +69,12 @@ class IndexNet:
         if len(patches) == 0:
             return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
         ranks, suits = [], []
-        for s in range(0, len(patches), BATCH):
-            self.net.setInput(np.ascontiguousarray(patches[s : s + BATCH]))
-            r, u = self.net.forward(["rank", "suit"])
-            ranks.append(r.copy())
-            suits.append(u.copy())
+        with self._lock:
+            for s in range(0, len(patches), BATCH):
+                self.net.setInput(np.ascontiguousarray(patches[s : s + BATCH]))
+                r, u = self.net.forward(["rank", "suit"])
+                ranks.append(r.copy())
+                suits.append(u.copy())
         return np.concatenate(ranks), np.concatenate(suits)
 
 

@@ -203,3 +203,36 @@ def test_a_pale_rank_over_a_dark_pip_is_read(make_pale_rank, card, monkeypatch):
     # the rank is paler than the loose level: only the faintest, where no card is read, holds it
     monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at: [])
     assert read_cards(img).cards == []
+
+
+def test_readings_in_several_threads_at_once_are_the_readings_one_at_a_time(make_scene):
+    """The page reads photos in the web server's threads: two phones may send one at once. The
+    network is one per process, and OpenCV's dnn.Net keeps a batch between setInput and forward;
+    unguarded, concurrent readings failed (broadcast errors) or read other photos' patches."""
+    import threading
+
+    first = ["5H", "KS", "9C", "AD", "7C", "2S", "TD", "QH"]
+    second = ["3C", "8D", "JS", "4H", "6S", "KD", "AC", "9H"]
+    photos = [make_scene([(n, 170 + 310 * (k % 4), 190 + 330 * (k // 4), 25 * k)
+                          for k, n in enumerate(first)], width=150),
+              make_scene([(n, 200 + 290 * (k % 4), 200 + 320 * (k // 4), -30 * k)
+                          for k, n in enumerate(second)], width=140)]
+    alone = [[(c.card, round(c.confidence, 4)) for c in read_cards(p).cards] for p in photos]
+    assert all(alone)
+    seen, failed = [], []
+
+    def read_all() -> None:
+        for _ in range(3):
+            for k, photo in enumerate(photos):
+                try:
+                    seen.append((k, [(c.card, round(c.confidence, 4)) for c in read_cards(photo).cards]))
+                except Exception as exc:  # a failure is what this test looks for
+                    failed.append(repr(exc))
+
+    threads = [threading.Thread(target=read_all) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failed == []
+    assert len(seen) == 24 and all(got == alone[k] for k, got in seen)

@@ -107,6 +107,8 @@ def main() -> int:
         print(f"1280x720 frames cut from the {len(real)} cards-real-dev table photos (not crops), "
               f"{min(len(r.cards) for r in readings)}-{max(len(r.cards) for r in readings)} cards read: "
               f"{figures(times, cpu)}")
+    else:
+        print(f"{DEV} not present: no real frames timed")
     first = first_frames([img for img, _names in frames[:4]] + real[:4])
     print(f"the first frame a fresh process reads (crib detect's case), {len(first)} frames: median "
           f"{float(np.median(first)):.1f} ms, max {max(first):.1f} ms")

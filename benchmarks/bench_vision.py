@@ -84,23 +84,14 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"card-reader benchmark, one OpenCV thread, OpenCV {cv2.__version__}")
-    tp = fp = total = 0
     frames = [frame(seed) for seed in range(10)]
     times, cpu, readings = timed([img for img, _names in frames])
-    for reading, (_img, names) in zip(readings, frames, strict=True):
-        got = {c.card for c in reading.cards}
-        tp += len(got & set(names))
-        fp += len(got - set(names))
-        total += len(names)
-    print(f"1280x720 frame, 12 cards of held-out decks: {figures(times, cpu)}; read {tp}/{total}, {fp} wrong")
+    print(f"1280x720 frame, 12 cards of held-out decks: {figures(times, cpu)}; "
+          f"{read_right(readings, frames)}")
     tables = [table_frame(seed) for seed in range(10)]
     times, cpu, readings = timed([img for img, _names in tables])
-    tp = fp = total = 0
-    for reading, (_img, names) in zip(readings, tables, strict=True):
-        got = {c.card for c in reading.cards}
-        tp, fp, total = tp + len(got & set(names)), fp + len(got - set(names)), total + len(names)
     print(f"1280x720 cribbage table (rows of cards played, a hand spread, the starter), 12 cards 120 px: "
-          f"{figures(times, cpu)}; read {tp}/{total}, {fp} wrong")
+          f"{figures(times, cpu)}; {read_right(readings, tables)}")
     real = real_frames(DEV)
     if real:
         times, cpu, readings = timed(real)
@@ -146,6 +137,15 @@ def timed(frames: list[np.ndarray]) -> tuple[list[float], list[float], list]:
             times[k] = min(times[k], (time.perf_counter() - t0) * 1000)
             cpu[k] = min(cpu[k], (time.process_time() - c0) * 1000)
     return times, cpu, readings
+
+
+def read_right(readings: list, scenes: list[tuple[np.ndarray, list[str]]]) -> str:
+    """How many of the scenes' cards were read, and how many cards read are not there."""
+    right = wrong = 0
+    for reading, (_img, names) in zip(readings, scenes, strict=True):
+        got = {c.card for c in reading.cards}
+        right, wrong = right + len(got & set(names)), wrong + len(got - set(names))
+    return f"read {right}/{sum(len(names) for _img, names in scenes)}, {wrong} wrong"
 
 
 def figures(times: list[float], cpu: list[float]) -> str:

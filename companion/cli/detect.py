@@ -78,10 +78,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(handler=run_teach)
 
 
-def _detect_one(path: str, deck: Any = None) -> dict[str, Any]:
-    return _read_one(path, deck)[0]
-
-
 def _read_one(path: str, deck: Any = None) -> tuple[dict[str, Any], Any]:
     """The detect JSON for one photo, and the :class:`vision.reader.Reading` it comes from."""
     from vision.reader import load_image, read_cards
@@ -107,7 +103,7 @@ def run_detect(args: argparse.Namespace) -> int:
     deck = _deck(args)
     for path in args.images:
         try:
-            result = _detect_one(path, deck)
+            result, _reading = _read_one(path, deck)
         except CribbageError as exc:
             if len(args.images) == 1:
                 raise
@@ -124,6 +120,12 @@ def run_detect(args: argparse.Namespace) -> int:
             extra = f", {len(result['unreadable'])} unreadable" if result["unreadable"] else ""
             print(f"{path}: {cards}{extra}  [{result['ms']:.0f} ms]")
     return status
+
+
+# four cards read in all: a hand of three and the starter, as in the five-card game; said out loud,
+# since in the six-card game it means a card of the hand was not read at all
+THREE_CARD_HAND = ("a hand of 3 and the starter: counted as in the five-card game (a six-card "
+                   "game's hand is 4 cards: if one is missing, retake the photo)")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -174,12 +176,6 @@ def run_check(args: argparse.Namespace) -> int:
         if "note" in out:
             print(out["note"])
     return 0
-
-
-# four cards read in all: a hand of three and the starter, as in the five-card game; said out loud,
-# since in the six-card game it means a card of the hand was not read at all
-THREE_CARD_HAND = ("a hand of 3 and the starter: counted as in the five-card game (a six-card "
-                   "game's hand is 4 cards: if one is missing, retake the photo)")
 
 
 def _print_check(out: dict[str, Any], as_json: bool) -> int:

@@ -40,6 +40,10 @@ PAPER_Q = 75
 INDEX_PAPER = "index-paper-75"  # the reader's: the PAPER_Q-th percentile round glyph and pip
 WHOLE_WINDOW = "window-90"  # training's: the whole window's 90th percentile (files without a name)
 DARKEST_PAPER = 24  # a paper level is taken as at least this (of 255): a black patch is not stretched
+# columns at either side of a patch that :func:`narrowed` paints as paper: 0.27 glyph-to-pip
+# distances, beyond a one-glyph index (within about 0.35 of its centre) and where the next card's
+# edge or index lies in a tight row
+NARROW = 4
 
 Point = tuple[float, float]
 
@@ -106,6 +110,23 @@ def nudged(glyph: Point, pip: Point, by: float = 0.08) -> list[tuple[Point, Poin
            for f in (1 - by, 1 + by)]
     for ox, oy in ((dy * by, -dx * by), (-dy * by, dx * by), (-dx * by, -dy * by), (dx * by, dy * by)):
         out.append(((gx + ox, gy + oy), (px + ox, py + oy)))
+    return out
+
+
+def narrowed(patches: npt.NDArray[np.float32], cols: int = NARROW) -> npt.NDArray[np.float32]:
+    """Normalised patches (N, 3, H, W) with the outer ``cols`` columns on either side painted as
+    paper (1.0): the index alone, without what lies beside it (the edge of the card over it, or the
+    last card's index, in a tight row or spread).
+
+    >>> import numpy as np
+    >>> x = np.zeros((1, 3, PATCH_H, PATCH_W), np.float32)
+    >>> y = narrowed(x)
+    >>> y[0, 0, 0].tolist() == [1.0] * 4 + [0.0] * 16 + [1.0] * 4, float(x.max())
+    (True, 0.0)
+    """
+    out = patches.copy()
+    out[..., :cols] = 1.0
+    out[..., -cols:] = 1.0
     return out
 
 

@@ -118,3 +118,25 @@ def touching(name: str, ink: float = 0.7, seed: int = 7, width: int = 75, angle:
 @pytest.fixture(scope="session")
 def make_touching():
     return touching
+
+
+def tight_spread(names: list[str], seed: int, width: int = 200, step: float = 0.12,
+                 angle: float = 0.0) -> np.ndarray:
+    """Cards spread left to right, each over the last, ``step`` of a card's width apart: each
+    shows only a strip with its top index, the next card's edge just past it and the last card's
+    index at its left (a deck spread to be looked through)."""
+    rng = np.random.default_rng(seed)
+    img = table_image(rng, 720, 1280)
+    deck = procedural_deck(7)
+    a = np.radians(angle)
+    x0 = 640 - (len(names) - 1) * step * width / 2
+    for k, name in enumerate(names):
+        dx = k * step * width
+        centre = (x0 + dx * np.cos(a), 360 + dx * np.sin(a))
+        place(img, deck.render(name, 2 * width), centre, width, angle, rng, tilt=0.01)
+    return mild(img, rng)
+
+
+@pytest.fixture(scope="session")
+def make_tight_spread():
+    return tight_spread

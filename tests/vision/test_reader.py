@@ -196,6 +196,23 @@ def test_a_blurred_index_that_is_one_blob_only_at_the_faintest_level_is_read(mak
     assert read_cards(img).cards == []
 
 
+@pytest.mark.parametrize(("spread", "seed", "angle", "gained"), [
+    (["TD", "6H", "AH", "9S", "8H", "JS", "7D", "QC"], 3, -16.6, {"7D"}),
+    (["5D", "TH", "5H", "TS", "KC", "2H", "8S", "9C"], 5, 12.2, {"5H", "8S"}),
+    (["3H", "QH", "7H", "TC", "KD", "4C", "5C", "AC"], 7, 5.0, {"7H"}),
+])
+def test_an_index_in_a_tight_spread_is_read_alone(make_tight_spread, spread, seed, angle, gained,
+                                                  monkeypatch):
+    # each index has the last card's index at its left and the next card's edge at its right; read
+    # with doubt, it is read again narrowed to the index alone
+    img = make_tight_spread(spread, seed, angle=angle)
+    read = set(names(read_cards(img)))
+    assert gained <= read <= set(spread)
+    monkeypatch.setattr(reader, "narrowed", lambda patches: patches.copy())
+    without = set(names(read_cards(img)))
+    assert without <= set(spread) and without == read - gained
+
+
 @pytest.mark.parametrize("card", ["9D", "4H", "8C", "QS"])
 def test_a_pale_rank_over_a_dark_pip_is_read(make_pale_rank, card, monkeypatch):
     img = make_pale_rank(card)

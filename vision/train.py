@@ -157,6 +157,9 @@ def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float)
     return 0
 
 
+STRETCH = (0.7, 1.45)  # how much wider than printed (``fit --stretch``): a crop made square, an oblique view
+
+
 def _load_part(path: Path) -> dict[str, np.ndarray]:
     """A patch file; its patches must have been balanced as training balances them."""
     with np.load(path) as z:
@@ -168,9 +171,10 @@ def _load_part(path: Path) -> dict[str, np.ndarray]:
 
 
 def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: Path | None = None,
-        lr: float = 3e-3) -> int:
+        lr: float = 3e-3, stretch: float = 0.0) -> int:
     """Train the network on the patch files ``data`` and export it to ONNX at ``out``; with ``init``,
-    go on training a model exported earlier (:func:`_start_from`) rather than starting afresh."""
+    go on training a model exported earlier (:func:`_start_from`) rather than starting afresh.
+    ``stretch``: the share of training patches stretched or squeezed across (see ``STRETCH``)."""
     try:
         import torch
         from torch import nn
@@ -225,6 +229,16 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
             soft = torch.rand(k, 1, 1, 1, generator=g) < 0.2
             b = torch.where(soft, torch.nn.functional.avg_pool2d(b, 3, 1, 1, count_include_pad=False), b)
             b = b + 0.04 * torch.randn(b.shape, generator=g)
+            if stretch:
+                # an index seen wider or narrower than printed, against its height: a card photographed
+                # obliquely along its length, or a crop resized to a square
+                wide = torch.rand(k, generator=g) < stretch
+                f = torch.exp(torch.empty(k).uniform_(*np.log(STRETCH).tolist(), generator=g))
+                theta = torch.zeros(k, 2, 3)
+                theta[:, 0, 0] = torch.where(wide, 1 / f, torch.ones(k))
+                theta[:, 1, 1] = 1
+                grid = torch.nn.functional.affine_grid(theta, list(b.shape), align_corners=False)
+                b = torch.nn.functional.grid_sample(b, grid, padding_mode="border", align_corners=False)
             # a pixel of shift either way
             sh = torch.randint(-1, 2, (2,), generator=g)
             b = torch.roll(b, shifts=(int(sh[0]), int(sh[1])), dims=(2, 3))
@@ -345,10 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--out", type=Path, default=MODEL)
     f.add_argument("--init", type=Path, help="go on training this exported model (ONNX), not afresh")
     f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
+    f.add_argument("--stretch", type=float, default=0.0,
+                   help="share of patches stretched or squeezed across (0.7-1.45 times), 0 for none")
     a = ap.parse_args(argv)
     if a.step == "patches":
         return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio)
-    return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr)
+    return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr, a.stretch)
 
 
 if __name__ == "__main__":

@@ -180,7 +180,7 @@ def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndar
     Then the index alone: the seven windows narrowed (:func:`vision.patch.narrowed`), so that what
     lies beside a one-glyph index (the edge of the card over it, the last card's index in a tight
     spread) no longer speaks. Their joined reading is taken where it names the same card, surer.
-    (A clear black three and seven of a real spread read 0.26 with the last card's index at the
+    (A clear black three and seven of a real spread read 0.26 and 0.23 with the last card's index at the
     window's side, 0.79 and 0.61 without it.) Not for a "10" read as one: its window is centred
     between its digits, and narrowing it cuts them.
 

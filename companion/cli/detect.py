@@ -165,30 +165,26 @@ def run_check(args: argparse.Namespace) -> int:
         options.append({"starter": n, **score_hand(hand, parse_card(n), crib=args.crib).to_json()})
     message = "no card lies apart from the rest: the count for each possible starter"
     out = {"starter": None, "message": message, "options": options, "read": read}
-    if len(names) == 4:
-        out["note"] = THREE_CARD_HAND
-    if args.json:
-        print_json(out)
-    else:
-        print(out["message"])
-        for o in options:
-            print(f"  starter {o['starter']}: {o['total']}")
-        if "note" in out:
-            print(out["note"])
-    return 0
+    lines = [message, *(f"  starter {o['starter']}: {o['total']}" for o in options)]
+    return _emit_check(out, lines, len(names) - 1, args.json)
 
 
 def _print_check(out: dict[str, Any], as_json: bool) -> int:
-    if len(out["hand"]) == 3:
+    lines = [f"{out['total']}  {out.get('spoken', '')}",
+             f"hand {' '.join(out['hand'])}, starter {out['starter']} ({out['starter_from']})",
+             "read: " + " ".join(c["card"] for c in out["read"])]
+    return _emit_check(out, lines, len(out["hand"]), as_json)
+
+
+def _emit_check(out: dict[str, Any], lines: list[str], hand_size: int, as_json: bool) -> int:
+    """Print a check's result (JSON, or its text ``lines``), with the note a hand of 3 asks for."""
+    if hand_size == 3:
         out["note"] = THREE_CARD_HAND
+        lines = [*lines, THREE_CARD_HAND]
     if as_json:
         print_json(out)
     else:
-        print(f"{out['total']}  {out.get('spoken', '')}")
-        print(f"hand {' '.join(out['hand'])}, starter {out['starter']} ({out['starter_from']})")
-        print("read: " + " ".join(c["card"] for c in out["read"]))
-        if "note" in out:
-            print(out["note"])
+        print("\n".join(lines))
     return 0
 
 

@@ -11,9 +11,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import cv2
 import numpy as np
+
+
+class Seen(Protocol):
+    """An index as seen: its centre and its "down" (unit vector from rank glyph to suit pip)."""
+
+    center: tuple[float, float]
+    down: tuple[float, float]
 
 
 def find_quads(bgr: np.ndarray, min_side: int = 40) -> list[np.ndarray]:
@@ -100,3 +108,26 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     q = q[np.argsort(ang)]
     start = int(np.argmin(q.sum(axis=1)))
     return np.roll(q, -start, axis=0)
+
+
+def opposite(a: Seen, b: Seen) -> bool:
+    """Whether two indices point opposite ways, as a card's two corner indices do (turned 180°)."""
+    return bool(a.down[0] * b.down[0] + a.down[1] * b.down[1] < -0.5)
+
+
+def by_opposite_corners(q: np.ndarray, a: Seen, b: Seen, reach: float) -> bool:
+    """Whether two indices are one card's in outline ``q`` ((4, 2), corners in order): pointing
+    opposite ways (a card's print is turned 180° at its other corner), each within ``reach`` of a
+    corner of its own, the two corners opposite.
+
+    >>> card = np.float64([[0, 0], [100, 0], [100, 140], [0, 140]])
+    >>> class I:
+    ...     def __init__(self, x, y, down): self.center, self.down = (x, y), down
+    >>> by_opposite_corners(card, I(12, 20, (0, 1)), I(88, 120, (0, -1)), 30)
+    True
+    >>> by_opposite_corners(card, I(12, 20, (0, 1)), I(88, 20, (0, -1)), 30)  # corners side by side
+    False
+    """
+    ca, cb = (int(np.argmin(np.linalg.norm(q - np.asarray(s.center, np.float64), axis=1))) for s in (a, b))
+    far = max(np.linalg.norm(q[ca] - np.asarray(a.center)), np.linalg.norm(q[cb] - np.asarray(b.center)))
+    return bool(opposite(a, b) and (ca - cb) % 4 == 2 and far <= reach)

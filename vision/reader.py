@@ -31,7 +31,8 @@ from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged
-from vision.quads import find_quads, inside_all, order_quad
+from vision.proportions import fills_photo, stretches, unstretched
+from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad
 from vision.taught import TaughtDeck
 
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
@@ -136,8 +137,8 @@ class _Scored:
 
 
 def _opposite(a: _Scored, b: _Scored) -> bool:
-    """Whether two readings point opposite ways, as a card's two corner indices do (turned 180°)."""
-    return a.cand.down[0] * b.cand.down[0] + a.cand.down[1] * b.cand.down[1] < -0.5
+    """:func:`vision.quads.opposite` for two readings."""
+    return opposite(a.cand, b.cand)
 
 
 def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = None) -> list[_Scored]:
@@ -436,12 +437,9 @@ def _whole_photo(group: list[_Scored], shape: tuple[int, ...]) -> np.ndarray | N
 
 
 def _by_opposite_corners(q: np.ndarray, a: _Scored, b: _Scored, reach: float) -> bool:
-    """Whether two readings are a card's two indices in outline ``q``: pointing opposite ways, each
-    within ``reach`` short sides of a corner of its own, the two corners opposite."""
+    """:func:`vision.quads.by_opposite_corners`, ``reach`` in short sides of the outline."""
     short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
-    ca, cb = (int(np.argmin(np.linalg.norm(q - s.cand.center, axis=1))) for s in (a, b))
-    far = max(np.linalg.norm(q[ca] - a.cand.center), np.linalg.norm(q[cb] - b.cand.center))
-    return _opposite(a, b) and (ca - cb) % 4 == 2 and far <= reach * short
+    return by_opposite_corners(q, a.cand, b.cand, reach * short)
 
 
 def _quads(pyramid: Pyramid) -> list[np.ndarray]:
@@ -489,7 +487,21 @@ def _ready() -> None:
 
 def _reading(image_bgr: np.ndarray, deck: TaughtDeck | None,
              patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
-    """:func:`_read` without the set-up and the clock."""
+    """:func:`_read` without the set-up and the clock. A near-square photo, largely paper, may be one
+    card resized out of its proportions (:mod:`vision.proportions`): it is read stretched back to a
+    card's shape first, and that reading is kept when the stretched photo is one card."""
+    h, w = image_bgr.shape[:2]
+    for fx, fy in stretches(image_bgr) if min(h, w) >= MIN_SIDE else []:
+        size = (round(w * fx), round(h * fy))
+        stretched, kept = _as_shot(cv2.resize(image_bgr, size, interpolation=cv2.INTER_CUBIC), deck, patches)
+        if len(stretched.cards) == 1 and fills_photo(stretched.cards[0].indices, *size):
+            return unstretched(stretched, w, h), kept
+    return _as_shot(image_bgr, deck, patches)
+
+
+def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
+             patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
+    """The reading of the photo as it is."""
     h, w = image_bgr.shape[:2]
     if min(h, w) < MIN_SIDE:
         return Reading(width=w, height=h), {}

@@ -1,0 +1,184 @@
+"""A photo of one card stored out of its proportions, and the card put back in them.
+
+Some collections of card images keep each card cropped tight to its edges and then resized to a
+square (224 x 224, say). A card is 1.4 times taller than wide (88 x 63 mm), so in such a square
+every index is squeezed to 0.7 of its height, and looks 1.4 times wider than printed. The network
+reads indices at their printed proportions, and some typefaces then read wrong (a spade's pip
+squeezed flat looks like a club's). Such a photo is read again stretched back to a card's shape:
+when the stretched photo is then one card, its two indices by opposite corners, that reading is
+the photo's (its coordinates scaled back to the photo's own pixels). A photo holding a big outline
+in a card's own proportions (a card lying on white paper) is not.
+
+Only a near-square photo that is largely paper, lying square in it, is tried (a square photo of a
+table mostly shows the table; a card lying askew is no crop of it), so other photos cost nothing
+more.
+
+>>> import numpy as np
+>>> stretches(np.full((224, 224, 3), 235, np.uint8))  # all paper: a card upright or across
+[(1.0, 1.4), (1.4, 1.0)]
+>>> table = np.full((224, 224, 3), 90, np.uint8)
+>>> table[80:140, 100:140] = 235  # a square photo of a card on a dark table: mostly table
+>>> stretches(table)
+[]
+>>> stretches(np.full((300, 210, 3), 235, np.uint8))  # already a card's shape
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.quads import by_opposite_corners, find_quads
+
+if TYPE_CHECKING:
+    from vision.reader import Reading
+
+CARD_ASPECT = 1.4  # a card's long side over its short side (poker size, 88 / 63 mm; bridge 1.56)
+NEAR_SQUARE = 1.2  # a photo this close to square (long side over short) is no card's shape
+LOOK_SIDE = 96  # the photo is looked at this small for its paper
+# a photo of one card is at least this much paper, however it is printed (a court card's picture
+# takes much of it: 0.31 at least for the held-out decks' cards, 0.24 with a margin of table round
+# the card, 8% of its size on every side; 0.4-0.53 for all but the 5% most printed)
+PAPER_SHARE = 0.2
+PAPER_SATURATION = 60  # paper is grey or white: its channels within this of each other
+PAPER_LIGHT = 0.7  # and at least this bright against the photo's bright end (its 99th percentile)
+# a card cropped to its edges lies square in the photo: the convex hull of its paper fills at least
+# this share of the paper's bounding box (0.98 for a crop, its corners rounded; 0.89-0.90 for a
+# crop with a margin of table round the card turned 3°; 0.75 for a near-square photo of a card
+# lying 15° askew on a table, its indices by the photo's corners, which is no crop and must be
+# read as it is)
+SQUARE = 0.85
+# an index's centre lies within this many glyph sizes of its card's corner (a "10" read as one, its
+# centre between its digits and its size a digit's: 3.05 in the drawn deck)
+BY_CORNER = 3.5
+# a card's index points along its long side: the cosine between its "down" (glyph to pip, a few
+# degrees off for some glyphs: a "10", a "7") and the photo's long side at least this
+ALONG = 0.8
+# an outline at least this long for its width (a card's is 1.4-1.56; a card squeezed into a square
+# and found by its edges 1.0-1.2, a court card's framed picture squeezed 1.2-1.3) and this big (a
+# share of the photo) is a card lying in its own proportions
+OWN_SHAPE, OWN_SIZE = 1.35, 0.3
+
+
+def paper(img: np.ndarray) -> np.ndarray:
+    """Where the photo (looked at ``LOOK_SIDE`` square) is paper: grey or white, and light against
+    the photo's bright end. A (LOOK_SIDE, LOOK_SIDE) uint8 mask, 1 for paper."""
+    small = cv2.resize(img, (LOOK_SIDE, LOOK_SIDE), interpolation=cv2.INTER_AREA)
+    light, dark = small.max(axis=2).astype(np.int16), small.min(axis=2).astype(np.int16)
+    bright = float(np.percentile(img.max(axis=2), 99))
+    return ((light >= PAPER_LIGHT * bright) & (light - dark < PAPER_SATURATION)).astype(np.uint8)
+
+
+def paper_share(img: np.ndarray) -> float:
+    """The share of the photo that is paper.
+
+    >>> img = np.full((100, 100, 3), 240, np.uint8)
+    >>> paper_share(img)
+    1.0
+    >>> img[:, :50] = (40, 120, 40)  # half of it green felt
+    >>> paper_share(img)
+    0.5
+    """
+    return float(paper(img).mean())
+
+
+def squareness(img: np.ndarray) -> float:
+    """How square the photo's largest stretch of paper lies in it: its convex hull's share of its
+    bounding box (1 for a card upright, less for a card askew).
+
+    >>> img = np.full((200, 200, 3), 60, np.uint8)
+    >>> _ = cv2.rectangle(img, (40, 30), (150, 180), (235, 235, 235), -1)
+    >>> round(squareness(img), 2)
+    0.97
+    >>> turned = cv2.warpAffine(img, cv2.getRotationMatrix2D((100, 100), 20, 1), (200, 200))
+    >>> round(squareness(turned), 2)
+    0.61
+    """
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(paper(img), connectivity=4)
+    if n < 2:
+        return 0.0
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    points = np.argwhere(labels == k)[:, ::-1].astype(np.float32)
+    _x, _y, w, h = cv2.boundingRect(points)
+    return float(cv2.contourArea(cv2.convexHull(points)) / (w * h))
+
+
+def stretches(img: np.ndarray) -> list[tuple[float, float]]:
+    """The (fx, fy) scalings that would give a near-square photo, largely paper lying square in
+    it, a card's shape: stretched down (a card upright), then across (a card lying across). None
+    for other photos, nor for one holding a big outline in a card's proportions (a card lying on
+    white paper).
+
+    >>> card = np.full((224, 224, 3), 235, np.uint8)
+    >>> _ = cv2.rectangle(card, (34, 3), (190, 220), (120, 120, 120), 2)  # a card's edge, 1.4 x 1
+    >>> stretches(card)
+    []
+    """
+    h, w = img.shape[:2]
+    if max(h, w) > NEAR_SQUARE * min(h, w) or paper_share(img) < PAPER_SHARE or squareness(img) < SQUARE:
+        return []
+    if any(_long(q) >= OWN_SHAPE and cv2.contourArea(q) >= OWN_SIZE * h * w for q in find_quads(img)):
+        return []  # a card lies in the photo in its own proportions
+    return [(1.0, round(CARD_ASPECT * w / h, 3)), (round(CARD_ASPECT * h / w, 3), 1.0)]
+
+
+def fills_photo(indices: list, width: int, height: int) -> bool:
+    """Whether a card read (its :class:`vision.reader.IndexSeen` list) is the whole photo: two of
+    its indices pointing opposite ways along the photo's long side (rank above pip, as a card's
+    index is printed), each by its own corner of the photo (within
+    ``BY_CORNER`` glyph sizes), the two corners opposite.
+
+    >>> from vision.reader import IndexSeen
+    >>> top, bottom = IndexSeen((20, 40), (0, 1), 28), IndexSeen((204, 274), (0, -1), 28)
+    >>> fills_photo([top, bottom], 224, 314)
+    True
+    >>> fills_photo([top, bottom], 400, 500)  # a card in the photo's corner, not the photo
+    False
+    >>> left, right = IndexSeen((30, 40), (1, 0), 28), IndexSeen((194, 274), (-1, 0), 28)
+    >>> fills_photo([left, right], 224, 314)  # a card across, stretched the wrong way
+    False
+    """
+    rect = np.float64([[0, 0], [width, 0], [width, height], [0, height]])
+    long = 0 if width > height else 1
+    along = [i for i in indices if abs(i.down[long]) >= ALONG]
+    return any(by_opposite_corners(rect, a, b, BY_CORNER * min(a.size, b.size))
+               for k, a in enumerate(along) for b in along[k + 1:])
+
+
+def unstretched(reading: Reading, width: int, height: int) -> Reading:
+    """``reading`` of a photo stretched from ``width`` x ``height``, in the photo's own pixels.
+
+    >>> from vision.reader import CardRead, Reading
+    >>> r = Reading([CardRead("5S", 0.99, (112, 157), [[0, 0], [224, 0], [224, 314], [0, 314]])],
+    ...             width=224, height=314)
+    >>> back = unstretched(r, 224, 224)
+    >>> back.cards[0].center, back.cards[0].quad[2], (back.width, back.height)
+    ((112.0, 112.0), [224.0, 224.0], (224, 224))
+    """
+    fx, fy = reading.width / width, reading.height / height
+
+    def point(p: tuple[float, float]) -> tuple[float, float]:
+        return (round(p[0] / fx, 1), round(p[1] / fy, 1))
+
+    def down(d: tuple[float, float]) -> tuple[float, float]:
+        x, y = d[0] / fx, d[1] / fy
+        n = float(np.hypot(x, y)) or 1.0
+        return (x / n, y / n)
+
+    cards = [replace(c, center=point(c.center),
+                     quad=None if c.quad is None else [list(point(p)) for p in c.quad],
+                     indices=[i._replace(center=point(i.center), down=down(i.down),
+                                         size=i.size / float(np.sqrt(fx * fy))) for i in c.indices])
+             for c in reading.cards]
+    unreadable = [replace(u, center=point(u.center)) for u in reading.unreadable]
+    return replace(reading, cards=cards, unreadable=unreadable, width=width, height=height)
+
+
+def _long(q: np.ndarray) -> float:
+    """An outline's long side over its short side (of its minimum-area rectangle)."""
+    (_c, (a, b), _angle) = cv2.minAreaRect(q.astype(np.float32))
+    return max(a, b) / max(min(a, b), 1e-6)

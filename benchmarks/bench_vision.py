@@ -237,6 +237,7 @@ CROPS = {  # a card cropped to its edges: (width, height) of the photo, turned 9
     "at its own proportions, 224 tall": (None, False),
     "resized to 224x224": ((224, 224), False),
     "resized to 160x160": ((160, 160), False),
+    "resized to 200x250 (4:5)": ((200, 250), False),
     "lying across, resized to 224x224": ((224, 224), True),
 }
 

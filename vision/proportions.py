@@ -7,7 +7,7 @@ reads indices at their printed proportions, and some typefaces then read wrong (
 squeezed flat looks like a club's). Such a photo is read again stretched back to a card's shape:
 when the stretched photo is then one card, its two indices by opposite corners, that reading is
 the photo's (its coordinates scaled back to the photo's own pixels). A photo holding a big outline
-in a card's own proportions (a card lying on white paper) is not.
+in a card's own proportions round the card's indices (a card lying on white paper) is not.
 
 Only a near-square photo that is largely paper, lying square in it, is tried (a square photo of a
 table mostly shows the table; a card lying askew is no crop of it), so other photos cost nothing
@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.quads import by_opposite_corners, find_quads
+from vision.quads import by_opposite_corners, find_quads, inside
 
 if TYPE_CHECKING:
     from vision.reader import Reading
 
 CARD_ASPECT = 1.4  # a card's long side over its short side (poker size, 88 / 63 mm; bridge 1.56)
-NEAR_SQUARE = 1.2  # a photo this close to square (long side over short) is no card's shape
+NEAR_SQUARE = 1.3  # a photo this close to square (long side over short) is no card's shape (a card: 1.4-1.56)
 LOOK_SIDE = 96  # the photo is looked at this small for its paper
 # a photo of one card is at least this much paper, however it is printed (a court card's picture
 # takes much of it: 0.31 at least for the held-out decks' cards, 0.24 with a margin of table round
@@ -59,8 +59,9 @@ BY_CORNER = 3.5
 # degrees off for some glyphs: a "10", a "7") and the photo's long side at least this
 ALONG = 0.8
 # an outline at least this long for its width (a card's is 1.4-1.56; a card squeezed into a square
-# and found by its edges 1.0-1.2, a court card's framed picture squeezed 1.2-1.3) and this big (a
-# share of the photo) is a card lying in its own proportions
+# and found by its edges 1.0-1.2) and this big (a share of the photo), holding the card's indices,
+# is the card lying in its own proportions (a court card's framed picture, squeezed to a card's
+# shape, does not hold them)
 OWN_SHAPE, OWN_SIZE = 1.35, 0.3
 
 
@@ -109,20 +110,11 @@ def squareness(img: np.ndarray) -> float:
 
 def stretches(img: np.ndarray) -> list[tuple[float, float]]:
     """The (fx, fy) scalings that would give a near-square photo, largely paper lying square in
-    it, a card's shape: stretched down (a card upright), then across (a card lying across). None
-    for other photos, nor for one holding a big outline in a card's proportions (a card lying on
-    white paper).
-
-    >>> card = np.full((224, 224, 3), 235, np.uint8)
-    >>> _ = cv2.rectangle(card, (34, 3), (190, 220), (120, 120, 120), 2)  # a card's edge, 1.4 x 1
-    >>> stretches(card)
-    []
-    """
+    it, a card's shape: stretched down (a card upright), then across (a card lying across); none
+    for other photos."""
     h, w = img.shape[:2]
     if max(h, w) > NEAR_SQUARE * min(h, w) or paper_share(img) < PAPER_SHARE or squareness(img) < SQUARE:
         return []
-    if any(_long(q) >= OWN_SHAPE and cv2.contourArea(q) >= OWN_SIZE * h * w for q in find_quads(img)):
-        return []  # a card lies in the photo in its own proportions
     return [(1.0, round(CARD_ASPECT * w / h, 3)), (round(CARD_ASPECT * h / w, 3), 1.0)]
 
 
@@ -176,6 +168,24 @@ def unstretched(reading: Reading, width: int, height: int) -> Reading:
              for c in reading.cards]
     unreadable = [replace(u, center=point(u.center)) for u in reading.unreadable]
     return replace(reading, cards=cards, unreadable=unreadable, width=width, height=height)
+
+
+def in_own_outline(img: np.ndarray, indices: list) -> bool:
+    """Whether the photo shows an outline in a card's own proportions, big, holding all of a card's
+    ``indices`` (in the photo's pixels): the card lies there as it is (on white paper, say), not
+    squeezed into the photo.
+
+    >>> from vision.reader import IndexSeen
+    >>> card = np.full((224, 224, 3), 235, np.uint8)
+    >>> _ = cv2.rectangle(card, (34, 3), (190, 220), (120, 120, 120), 2)  # a card's edge, 1.4 x 1
+    >>> in_own_outline(card, [IndexSeen((50, 25), (0, 1), 12), IndexSeen((174, 198), (0, -1), 12)])
+    True
+    >>> in_own_outline(card, [IndexSeen((15, 25), (0, 1), 12), IndexSeen((209, 198), (0, -1), 12)])
+    False
+    """
+    h, w = img.shape[:2]
+    return any(_long(q) >= OWN_SHAPE and cv2.contourArea(q) >= OWN_SIZE * h * w
+               and all(inside(q, i.center) for i in indices) for q in find_quads(img))
 
 
 def _long(q: np.ndarray) -> float:

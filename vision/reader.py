@@ -31,7 +31,7 @@ from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged
-from vision.proportions import fills_photo, stretches, unstretched
+from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad
 from vision.taught import TaughtDeck
 
@@ -489,13 +489,16 @@ def _reading(image_bgr: np.ndarray, deck: TaughtDeck | None,
              patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
     """:func:`_read` without the set-up and the clock. A near-square photo, largely paper, may be one
     card resized out of its proportions (:mod:`vision.proportions`): it is read stretched back to a
-    card's shape first, and that reading is kept when the stretched photo is one card."""
+    card's shape first, and that reading is kept when the stretched photo is one card (and the photo
+    shows no outline in a card's own proportions round that card's indices)."""
     h, w = image_bgr.shape[:2]
     for fx, fy in stretches(image_bgr) if min(h, w) >= MIN_SIDE else []:
         size = (round(w * fx), round(h * fy))
         stretched, kept = _as_shot(cv2.resize(image_bgr, size, interpolation=cv2.INTER_CUBIC), deck, patches)
         if len(stretched.cards) == 1 and fills_photo(stretched.cards[0].indices, *size):
-            return unstretched(stretched, w, h), kept
+            back = unstretched(stretched, w, h)
+            if not in_own_outline(image_bgr, back.cards[0].indices):
+                return back, kept
     return _as_shot(image_bgr, deck, patches)
 
 

@@ -41,6 +41,10 @@ THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
 MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
+# a photo smaller than this (its long side) is read enlarged twice: a card in a thumbnail or a small
+# crop has glyphs of a few pixels, and the finder's windows (the paper level's 31 px, the 6 px
+# round ink) are as wide as its print
+SMALL_PHOTO = 200
 # a candidate whose glyph and pip were placed from the shape of one blob (vision.index._whole_indices)
 # counts only read at least this sure: its window is a guess, and part of a glyph read as a whole
 # index (a "3"'s lower bowl taken for a spade) is a card that is not there
@@ -508,9 +512,9 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     h, w = image_bgr.shape[:2]
     if min(h, w) < MIN_SIDE:
         return Reading(width=w, height=h), {}
-    scale = min(1.0, MAX_SIDE / max(h, w))
-    img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
-                                                     interpolation=cv2.INTER_AREA)
+    scale = 2.0 if max(h, w) < SMALL_PHOTO else min(1.0, MAX_SIDE / max(h, w))
+    how = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=how)
     look = first_look(img)
     pyramid = Pyramid(img)  # its halving serves the patches of big indices and the outlines alike
     scored = _score(pyramid, look.found, deck)

@@ -88,6 +88,29 @@ def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
     assert cards[0].quad == [[0.0, 0.0], [float(w), 0.0], [float(w), float(h)], [0.0, float(h)]]  # its edges
 
 
+def test_a_thumbnail_of_one_card_is_read_enlarged(monkeypatch):
+    # every card of the drawn deck cropped to its edges and shrunk to 60 x 90 (the smallest
+    # card width): glyphs of 5-6 px, where the finder's windows are as wide as the print
+    from vision import reader
+
+    deck = procedural_deck(7)
+    photos = {}
+    for name in [r + s for r in "A23456789TJQK" for s in "CDHS"]:
+        face = deck.render(name, 600)
+        a = face[..., 3:4] / 255.0
+        img = cv2.resize((face[..., :3] * a + 255 * (1 - a)).astype(np.uint8), (60, 90),
+                         interpolation=cv2.INTER_AREA)
+        jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
+        photos[name] = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    read = {name: reader.read_cards(img).cards for name, img in photos.items()}
+    assert all([c.card for c in cards] == [name] for name, cards in read.items())
+    for cards in read.values():  # in the photo's own pixels
+        points = [cards[0].center, *(i.center for i in cards[0].indices)]
+        assert all(0 <= x <= 60 and 0 <= y <= 90 for x, y in points)
+    monkeypatch.setattr(reader, "SMALL_PHOTO", 0)  # read at their own size, most are not found
+    assert sum(len(reader.read_cards(img).cards) for img in photos.values()) < 26
+
+
 def test_a_glyph_bridged_to_its_pip_by_blur_is_split_by_the_thinned_level():
     # a faint "0" (ink only at the loose level) joined to its pip by a one-pixel grey bridge, as
     # blur leaves them: the loose level sees one blob; thinned by a pixel it is a glyph and a pip

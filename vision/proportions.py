@@ -66,11 +66,11 @@ OWN_SHAPE, OWN_SIZE = 1.35, 0.3
 
 
 def paper(img: np.ndarray) -> np.ndarray:
-    """Where the photo (looked at ``LOOK_SIDE`` square) is paper: grey or white, and light against
-    the photo's bright end. A (LOOK_SIDE, LOOK_SIDE) uint8 mask, 1 for paper."""
+    """Where the photo (looked at ``LOOK_SIDE`` square, whatever its size) is paper: grey or white,
+    and light against the photo's bright end. A (LOOK_SIDE, LOOK_SIDE) uint8 mask, 1 for paper."""
     small = cv2.resize(img, (LOOK_SIDE, LOOK_SIDE), interpolation=cv2.INTER_AREA)
     light, dark = small.max(axis=2).astype(np.int16), small.min(axis=2).astype(np.int16)
-    bright = float(np.percentile(img.max(axis=2), 99))
+    bright = float(np.percentile(light, 99))
     return ((light >= PAPER_LIGHT * bright) & (light - dark < PAPER_SATURATION)).astype(np.uint8)
 
 
@@ -99,7 +99,12 @@ def squareness(img: np.ndarray) -> float:
     >>> round(squareness(turned), 2)
     0.61
     """
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(paper(img), connectivity=4)
+    return _squareness(paper(img))
+
+
+def _squareness(mask: np.ndarray) -> float:
+    """:func:`squareness` of a :func:`paper` mask."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     if n < 2:
         return 0.0
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -113,7 +118,10 @@ def stretches(img: np.ndarray) -> list[tuple[float, float]]:
     it, a card's shape: stretched down (a card upright), then across (a card lying across); none
     for other photos."""
     h, w = img.shape[:2]
-    if max(h, w) > NEAR_SQUARE * min(h, w) or paper_share(img) < PAPER_SHARE or squareness(img) < SQUARE:
+    if max(h, w) > NEAR_SQUARE * min(h, w):
+        return []
+    mask = paper(img)
+    if mask.mean() < PAPER_SHARE or _squareness(mask) < SQUARE:
         return []
     return [(1.0, round(CARD_ASPECT * w / h, 3)), (round(CARD_ASPECT * h / w, 3), 1.0)]
 

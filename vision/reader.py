@@ -461,8 +461,9 @@ def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading
 
 def read_with_patches(image_bgr: np.ndarray,
                       deck: TaughtDeck | None = None) -> tuple[Reading, dict[str, np.ndarray]]:
-    """:func:`read_cards`, and for each card read the upright index patches read as it (N, 3, 40, 24)
-    (what :func:`vision.taught.teach` keeps)."""
+    """:func:`read_cards`, and for each card read, or read only in doubt (below the threshold, not
+    reported), the upright index patches read as it (N, 3, 40, 24): what :func:`vision.taught.teach`
+    keeps of the cards a photo is said to hold, however hesitant."""
     return _read(image_bgr, deck, True)
 
 
@@ -566,4 +567,4 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
     if not patches:
         return reading, {}
-    return reading, {name: np.stack([s.patch for s in g]) for name, g in by_card.items()}
+    return reading, {name: np.stack([s.patch for s in g]) for name, g in own.items()}

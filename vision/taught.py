@@ -158,8 +158,9 @@ class Lesson:
 def teach(images: Sequence[tuple[str, np.ndarray]], cards: Iterable[str] | None = None,
           add_to: TaughtDeck | None = None) -> Lesson:
     """Teach the deck in ``images`` ((name, BGR) pairs). With ``cards`` (the cards the photos hold),
-    every reading of one of those cards is taught, however hesitant; without, only readings at
-    least ``TEACH_CONFIDENCE`` sure. ``add_to`` extends an earlier lesson."""
+    every reading of one of those cards is taught, however hesitant (one read only in doubt, below
+    the reader's threshold, too); without, only readings at least ``TEACH_CONFIDENCE`` sure.
+    ``add_to`` extends an earlier lesson."""
     from vision.reader import read_with_patches
 
     wanted = None if cards is None else set(cards)
@@ -168,18 +169,15 @@ def teach(images: Sequence[tuple[str, np.ndarray]], cards: Iterable[str] | None 
     taught: dict[str, list[str]] = {}
     missing: dict[str, list[str]] = {}
     for label, img in images:
-        reading, patches = read_with_patches(img)
-        here = []
-        for card in reading.cards:
-            ok = card.card in wanted if wanted is not None else card.confidence >= TEACH_CONFIDENCE
-            if ok and card.card in patches:
-                p = patches[card.card]
-                kept.append(to_bytes(p))
-                names += [card.card] * len(p)
-                here.append(card.card)
+        reading, patches = read_with_patches(img)  # the cards read, and those read only in doubt
+        sure = {card.card for card in reading.cards if card.confidence >= TEACH_CONFIDENCE}
+        here = [c for c in CARDS if c in patches and (c in wanted if wanted is not None else c in sure)]
+        for card in here:
+            kept.append(to_bytes(patches[card]))
+            names += [card] * len(patches[card])
         taught[label] = here
         if wanted is not None:
-            missing[label] = sorted(wanted - {c.card for c in reading.cards}, key=CARDS.index)
+            missing[label] = sorted(wanted - set(here), key=CARDS.index)
     if wanted is not None:  # a card read in any photo is not missing
         seen = set(names)
         missing = {k: [c for c in v if c not in seen] for k, v in missing.items()}

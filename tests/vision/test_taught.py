@@ -37,6 +37,21 @@ def test_teaching_keeps_both_indices_of_each_card_named(hearts_lesson):
     assert deck.patches.dtype == np.uint8 and deck.patches.shape[1:] == (3, 40, 24)
 
 
+def test_a_card_named_but_read_only_in_doubt_is_taught(hearts_lesson, make_scene, monkeypatch):
+    # with the reader's threshold out of reach, every card of the photo is read only in doubt: none
+    # is reported, yet each card the photo is said to hold is taught (a typeface the network reads
+    # hesitantly is what teaching is for); unnamed, nothing so hesitant is
+    from vision import reader
+
+    photo = _suit_photo(make_scene, HEARTS)
+    monkeypatch.setattr(reader, "THRESHOLD", 0.9999)
+    assert reader.read_cards(photo).cards == []
+    named = teach([("hearts.png", photo)], cards=HEARTS)
+    assert named.deck.known() == hearts_lesson.deck.known()
+    assert named.missing["hearts.png"] == hearts_lesson.missing["hearts.png"]
+    assert teach([("hearts.png", photo)]).deck.known() == []
+
+
 def test_a_taught_glyph_sharpens_a_hesitant_rank_only(hearts_lesson, make_scene):
     deck = hearts_lesson.deck
     _, patches = read_with_patches(make_scene([("7H", 640, 360, 25)], width=170, seed=11))

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.cnn import CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
-from vision.synth.compose import finish, place, table_image  # noqa: E402
+from vision.synth.compose import cropped, finish, place, table_image  # noqa: E402
 from vision.synth.decks import Deck, load_decks, procedural_deck  # noqa: E402
 
 DEV = ROOT.parent / "shared" / "datasets" / "cards-real-dev"
@@ -255,9 +256,7 @@ def crops() -> None:
             right = wrong = 0
             ms = []
             for name in CARDS:
-                face = deck.render(name, 300)
-                a = face[..., 3:4] / 255.0
-                img = (face[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
+                img = cropped(deck.render(name, 300))
                 if across:
                     img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
                 h, w = img.shape[:2]
@@ -304,21 +303,11 @@ def teach_figures(folder: Path, labels: dict) -> None:
                       float(rng.uniform(-8, 8)), rng, tilt=0.03)
             photos.append((suit, finish(img, rng, glare=False)))
         lesson = teach(photos, cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
-        counts = {"without": [0, 0, 0], "taught": [0, 0, 0]}  # right, wrong, truth
-        for name, rec in labels.items():
-            if rec.get("deck") != deck.name:
-                continue
-            img = cv2.imread(str(folder / name))
-            for mode, with_deck in (("without", None), ("taught", lesson.deck)):
-                got = {c.card for c in read_cards(img, deck=with_deck).cards}
-                truth = set(rec["cards"])
-                counts[mode][0] += len(got & truth)
-                counts[mode][1] += len(got - truth)
-                counts[mode][2] += len(truth)
-        figures = ", ".join(f"{m} recall {c[0] / max(c[2], 1):.3f} precision {c[0] / max(c[0] + c[1], 1):.3f}"
-                            for m, c in counts.items())
+        scenes = [(folder / name, rec["cards"]) for name, rec in labels.items()
+                  if rec.get("deck") == deck.name]
+        counts = without_and_taught(scenes, lesson.deck)
         print(f"  taught {deck.name} ({len(lesson.deck.known())} cards, {counts['taught'][2]} in scenes): "
-              f"{figures}")
+              f"{taught_figures(counts)}")
 
 
 def teach_webcam(folder: Path) -> None:
@@ -335,18 +324,29 @@ def teach_webcam(folder: Path) -> None:
     deck = None
     for name, cards in frames["train"]:  # each frame names its card, so a hesitant reading is taught
         deck = teach([(name, cv2.imread(str(folder / name)))], cards=cards, add_to=deck).deck
-    counts = {"without": [0, 0, 0], "taught": [0, 0, 0]}  # right, wrong, truth
-    for name, cards in frames["test"]:
-        img = cv2.imread(str(folder / name))
+    counts = without_and_taught([(folder / name, cards) for name, cards in frames["test"]], deck)
+    print(f"webcam deck taught from {len(frames['train'])} training frames ({len(deck.known())} cards), "
+          f"its {len(frames['test'])} test frames with a card: {taught_figures(counts)}")
+
+
+def without_and_taught(photos: list[tuple[Path, list[str]]], deck: Any) -> dict[str, list[int]]:
+    """Each photo (path, the cards in it) read without and with the taught ``deck``: per mode the
+    cards read right, read wrong, and in the photos."""
+    counts = {"without": [0, 0, 0], "taught": [0, 0, 0]}
+    for path, cards in photos:
+        img = cv2.imread(str(path))
         for mode, with_deck in (("without", None), ("taught", deck)):
             got = {c.card for c in read_cards(img, deck=with_deck).cards}
             counts[mode][0] += len(got & set(cards))
             counts[mode][1] += len(got - set(cards))
             counts[mode][2] += len(cards)
-    figures = ", ".join(f"{m} recall {c[0] / max(c[2], 1):.3f} precision {c[0] / max(c[0] + c[1], 1):.3f}"
-                        for m, c in counts.items())
-    print(f"webcam deck taught from {len(frames['train'])} training frames ({len(deck.known())} cards), "
-          f"its {len(frames['test'])} test frames with a card: {figures}")
+    return counts
+
+
+def taught_figures(counts: dict[str, list[int]]) -> str:
+    """``without recall R precision P, taught recall R precision P``."""
+    return ", ".join(f"{m} recall {c[0] / max(c[2], 1):.3f} precision {c[0] / max(c[0] + c[1], 1):.3f}"
+                     for m, c in counts.items())
 
 
 def by_width(labels: dict, report: dict) -> None:

@@ -26,6 +26,7 @@ more.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,7 @@ import numpy as np
 from vision.quads import by_opposite_corners, find_quads, inside
 
 if TYPE_CHECKING:
-    from vision.reader import Reading
+    from vision.reader import IndexSeen, Reading
 
 CARD_ASPECT = 1.4  # a card's long side over its short side (poker size, 88 / 63 mm; bridge 1.56)
 NEAR_SQUARE = 1.3  # a photo this close to square (long side over short) is no card's shape (a card: 1.4-1.56)
@@ -128,7 +129,7 @@ def stretches(img: np.ndarray) -> list[tuple[float, float]]:
     return [(1.0, round(CARD_ASPECT * w / h, 3)), (round(CARD_ASPECT * h / w, 3), 1.0)]
 
 
-def fills_photo(indices: list, width: int, height: int) -> bool:
+def fills_photo(indices: Sequence[IndexSeen], width: int, height: int) -> bool:
     """Whether a card read (its :class:`vision.reader.IndexSeen` list) is the whole photo: two of
     its indices pointing opposite ways along the photo's long side (rank above pip, as a card's
     index is printed), each by its own corner of the photo (within
@@ -180,7 +181,7 @@ def unstretched(reading: Reading, width: int, height: int) -> Reading:
     return replace(reading, cards=cards, unreadable=unreadable, width=width, height=height)
 
 
-def in_own_outline(img: np.ndarray, indices: list) -> bool:
+def in_own_outline(img: np.ndarray, indices: Sequence[IndexSeen]) -> bool:
     """Whether the photo shows an outline in a card's own proportions, big, holding all of a card's
     ``indices`` (in the photo's pixels): the card lies there as it is (on white paper, say), not
     squeezed into the photo.

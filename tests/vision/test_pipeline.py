@@ -8,7 +8,7 @@ import pytest
 
 from vision.index import LEVELS, THIN, _outside, _small_tiles, find_indices, first_look, look_unread
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
-from vision.synth.compose import place, table_image
+from vision.synth.compose import cropped, place, table_image
 from vision.synth.decks import artwork_available, load_decks, procedural_deck
 from vision.synth.scene import render_scene
 from vision.train import NONE_RANK, RANKS, SUITS, candidate_pairs, label_pairs
@@ -79,9 +79,7 @@ def test_small_cards_get_a_second_look():
 def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
     from vision.reader import read_cards
 
-    face = procedural_deck(7).render("QD", width)
-    a = face[..., 3:4] / 255.0
-    img = (face[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
+    img = cropped(procedural_deck(7).render("QD", width))
     cards = read_cards(img).cards
     assert [c.card for c in cards] == ["QD"]
     h, w = img.shape[:2]
@@ -96,10 +94,7 @@ def test_a_thumbnail_of_one_card_is_read_enlarged(monkeypatch):
     deck = procedural_deck(7)
     photos = {}
     for name in [r + s for r in "A23456789TJQK" for s in "CDHS"]:
-        face = deck.render(name, 600)
-        a = face[..., 3:4] / 255.0
-        img = cv2.resize((face[..., :3] * a + 255 * (1 - a)).astype(np.uint8), (60, 90),
-                         interpolation=cv2.INTER_AREA)
+        img = cv2.resize(cropped(deck.render(name, 600)), (60, 90), interpolation=cv2.INTER_AREA)
         jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
         photos[name] = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     read = {name: reader.read_cards(img).cards for name, img in photos.items()}

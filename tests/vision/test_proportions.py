@@ -10,6 +10,7 @@ import pytest
 from vision import reader
 from vision.proportions import PAPER_SHARE, in_own_outline, paper_share
 from vision.reader import read_cards
+from vision.synth.compose import cropped
 from vision.synth.decks import procedural_deck
 
 NAMES = [r + s for r in "A23456789TJQK" for s in "CDHS"]
@@ -17,9 +18,7 @@ NAMES = [r + s for r in "A23456789TJQK" for s in "CDHS"]
 
 def squared(name: str, side: int, across: bool = False) -> np.ndarray:
     """The drawn deck's ``name`` cropped to its edges and resized to ``side`` x ``side``, as JPEG."""
-    face = procedural_deck(7).render(name, 300)
-    a = face[..., 3:4] / 255.0
-    img = (face[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
+    img = cropped(procedural_deck(7).render(name, 300))
     if across:
         img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
     img = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
@@ -65,9 +64,7 @@ def test_a_square_photo_of_a_card_on_white_paper_is_read_as_it_is(width, outline
     # a photo of 320): the photo is largely paper, but the card is not the photo. A big card's
     # outline, in a card's proportions round its indices, says so; a small card's indices are not
     # by the photo's corners
-    face = procedural_deck(7).render("9C", 300)
-    a = face[..., 3:4] / 255.0
-    card = (face[..., :3] * a + 230 * (1 - a)).astype(np.uint8)
+    card = cropped(procedural_deck(7).render("9C", 300), paper=230)
     tall = round(width * card.shape[0] / card.shape[1])
     card = cv2.resize(card, (width, tall), interpolation=cv2.INTER_AREA)
     cv2.rectangle(card, (0, 0), (card.shape[1] - 1, card.shape[0] - 1), (150, 150, 150), 1)

@@ -4,7 +4,8 @@
 "the seven of hearts at (640, 360), turned 37 degrees". ``table_image`` gives a table,
 ``place`` puts one card face (BGRA, from any :class:`vision.synth.decks.Deck`) on it, and
 ``finish`` adds room light (gradient, cast, optional glare), blur, noise and JPEG; ``mild`` adds
-only gentle room light. ``drawn_table`` does it all for a list of cards of an OpenCV-drawn deck
+only gentle room light; ``cropped`` makes a face a photo of the card cropped to its edges.
+``drawn_table`` does it all for a list of cards of an OpenCV-drawn deck
 (no card art needed: what the project's own tests read).
 
 >>> from vision.synth.decks import procedural_deck
@@ -71,6 +72,18 @@ def finish(img: np.ndarray, rng: np.random.Generator, glare: bool = True) -> np.
     out = np.clip(f, 0, 255).astype(np.uint8)
     _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(70, 95))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def cropped(face: np.ndarray, paper: int = 255) -> np.ndarray:
+    """A card face (BGRA, as a deck renders it) as a photo of the card cropped to its edges: BGR,
+    its rounded corners (transparent) filled with ``paper``.
+
+    >>> face = np.zeros((4, 3, 4), np.uint8); face[1:3, :, 3] = 255  # black, the corners clear
+    >>> cropped(face)[:, 0, 0].tolist()
+    [255, 0, 0, 255]
+    """
+    a = face[..., 3:4] / 255.0
+    return (face[..., :3] * a + paper * (1 - a)).astype(np.uint8)
 
 
 def mild(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

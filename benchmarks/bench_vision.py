@@ -42,18 +42,20 @@ from vision.synth.decks import Deck, load_decks, procedural_deck  # noqa: E402
 DEV = ROOT.parent / "shared" / "datasets" / "cards-real-dev"
 
 
-def dealt(seed: int, rng_seed: int, n: int) -> tuple[np.random.Generator, Deck, np.ndarray, list[str]]:
+def dealt(seed: int, rng_seed: int, n: int,
+          table: str | None = None) -> tuple[np.random.Generator, Deck, np.ndarray, list[str]]:
     """The random source, the deck (a held-out artwork deck when the packages are installed, else
-    the held-out drawn style), a 1280x720 table and the names of ``n`` cards for one frame."""
+    the held-out drawn style), a 1280x720 table (of the kind ``table``, a random one by default)
+    and the names of ``n`` cards for one frame."""
     rng = np.random.default_rng(rng_seed)
     decks = load_decks(split="val") or [procedural_deck(7)]
-    img = table_image(rng, 720, 1280)
+    img = table_image(rng, 720, 1280, table)
     return rng, decks[seed % len(decks)], img, [str(x) for x in rng.choice(CARDS, size=n, replace=False)]
 
 
-def frame(seed: int, n: int = 12) -> tuple[np.ndarray, list[str]]:
+def frame(seed: int, n: int = 12, table: str | None = None) -> tuple[np.ndarray, list[str]]:
     """A 1280x720 table with ``n`` cards, 140 px wide, in two rows of loose cards (:func:`dealt`)."""
-    rng, deck, img, names = dealt(seed, seed, n)
+    rng, deck, img, names = dealt(seed, seed, n, table)
     for k, name in enumerate(names):
         x = 110 + (k % 6) * 210 + rng.uniform(-20, 20)
         y = 190 + (k // 6) * 340 + rng.uniform(-20, 20)
@@ -97,6 +99,10 @@ def main() -> int:
     times, cpu, readings = timed([img for img, _names in tables])
     print(f"1280x720 cribbage table (rows of cards played, a hand spread, the starter), 12 cards 120 px: "
           f"{figures(times, cpu)}; {read_right(readings, tables)}")
+    woven = [frame(seed, table="denim") for seed in range(5)]
+    times, cpu, readings = timed([img for img, _names in woven])
+    print(f"1280x720 frame, 12 cards 140 px on denim (a rough weave: the worst table drawn here): "
+          f"{figures(times, cpu)}; {read_right(readings, woven)}")
     real = real_frames(DEV)
     if real:
         times, cpu, readings = timed(real)

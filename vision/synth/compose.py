@@ -97,14 +97,15 @@ def mild(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def drawn_table(cards: list[tuple[str, float, float, float]], width: float = 150, seed: int = 7,
                 style: int = 7, size: tuple[int, int] = (720, 1280),
-                back: tuple[float, float] | None = None) -> np.ndarray:
+                back: tuple[float, float] | None = None, table: str | None = None) -> np.ndarray:
     """A table (``size``: height, width) with the given cards of drawn style ``style``, each
     (name, centre x, centre y, angle in degrees), ``width`` px wide, in the order given (each
-    covers the ones before); ``back``: a card back's centre. Style 7 is one the network never
-    trained on (it is in the ``val`` split)."""
+    covers the ones before); ``back``: a card back's centre; ``table``: its surface
+    (:func:`vision.synth.tables.table`'s kinds, or ``"denim"``), a random one by default. Style 7
+    is one the network never trained on (it is in the ``val`` split)."""
     rng = np.random.default_rng(seed)
     deck = procedural_deck(style)
-    img = table_image(rng, *size)
+    img = table_image(rng, *size, table)
     for name, x, y, angle in cards:
         place(img, deck.render(name, 2 * int(width)), (x, y), width, angle, rng, tilt=0.03)
     if back is not None:

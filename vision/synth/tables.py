@@ -1,4 +1,5 @@
-"""Procedural table surfaces: wood (light and dark), felt, cloth, play mat, laminate, gradients.
+"""Procedural table surfaces: wood (light and dark), felt, cloth, play mat, laminate, gradients; and
+denim (a rough twill, not in the random mix: the benchmark and tests lay cards on it by name).
 
 >>> rng = np.random.default_rng(0)
 >>> img, name = table(rng, (64, 48))
@@ -83,6 +84,19 @@ def cloth(rng: np.random.Generator, w: int, h: int) -> F32:
     return np.clip(col * shade[..., None], 0, 1).astype(np.float32)
 
 
+def denim(rng: np.random.Generator, w: int, h: int) -> F32:
+    """A rough indigo twill (a pair of jeans beside the cards): diagonal threads, slubs and grain, its
+    dark spots the size of a small card's print, and no clear paper anywhere."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    period = int(rng.integers(6, 9))
+    twill = (((xx + yy) % period) < period // 2).astype(np.float32)
+    slub = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), 2.0)
+    slub = (slub - slub.mean()) / max(float(slub.std()), 1e-6)
+    light = 0.55 + 0.25 * twill + 0.12 * slub + 0.08 * rng.standard_normal((h, w)).astype(np.float32)
+    c = _colour(rng, (225, 142, 68), 0.15)
+    return np.clip(light[..., None] * c[None, None, :], 0, 1).astype(np.float32)
+
+
 def playmat(rng: np.random.Generator, w: int, h: int) -> F32:
     """Dark neoprene mat with a printed design: soft shapes, zone outlines and lettering."""
     c = rng.uniform(0.05, 0.35, 3).astype(np.float32)
@@ -138,5 +152,6 @@ def table(rng: np.random.Generator, size: tuple[int, int], kind: str | None = No
         # drawn at half size (4x faster) and enlarged: the grain stays finer than a card's ink
         small = wood(rng, max(2, (w + 1) // 2), max(2, (h + 1) // 2), dark=kind == "wood_dark")
         return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), kind
-    maker = {"felt": felt, "cloth": cloth, "playmat": playmat, "laminate": laminate, "gradient": gradient}
+    maker = {"felt": felt, "cloth": cloth, "playmat": playmat, "laminate": laminate, "gradient": gradient,
+             "denim": denim}
     return maker[kind](rng, w, h), kind

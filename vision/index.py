@@ -83,19 +83,24 @@ COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to
 BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the full size may split them)
 MAX_GLYPH = 140  # px: bigger blobs are not paired at this size (a halving finds them)
 MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at most
-# an index lies on a card's paper. Clear paper: at the half-size darkness map, brighter than
-# PAPER_CLEAR against its local paper level and lit, in a 3x3 square at least (:func:`paper_gap`). A
-# blob counts only within PAPER_REACH = (glyph sizes, px) of clear paper; and ink is looked for only
+# an index lies on a card's paper (:func:`paper_gap`). Clear paper, at the half-size darkness map: a
+# 3x3 square all brighter than PAPER_CLEAR against its local paper level and lit; or, on a grainy
+# photo, a 5x5 square brighter on average than PAPER_BRIGHT whose spread is under PAPER_EVEN times
+# the photo's grain (the spread of its EVEN_FROM percent brightest places), EVEN_MAX at most. A blob
+# counts only within PAPER_REACH = (glyph sizes, px) of clear paper; and ink is looked for only
 # within PAPER_NEAR px of it (half the biggest glyph paired at full size, and a little: no pixel of
 # a glyph or pip that size is further from the paper round it; bigger ones are found on halvings).
 # A cloth's weave, whose bright threads pass for paper, has no clear paper: a real frame beside a
 # pair of jeans offered 583 candidates there (135 px or more from clear paper, 15 glyph sizes), and
 # took 125 ms. Every index read in 3,276 (real photos, held-out scenes) lay within 28 px of clear
-# paper, at most 2.7 glyph sizes (a 6-px glyph); readings change first with PAPER_NEAR at 32 px
+# paper, at most 2.7 glyph sizes (a 6-px glyph); readings change first with PAPER_NEAR at 32 px. The
+# grainy branch keeps a dim card under heavy noise (a real photo with noise of sigma 25 at 0.4 of
+# its size: no 3x3 square of its paper is clear, its 5x5 spread is 0.074 of its level)
 PAPER_CLEAR = 160
+PAPER_BRIGHT = 120
+PAPER_EVEN, EVEN_FROM, EVEN_MAX = 3.0, 5.0, 0.1
 PAPER_REACH = (2.0, 24.0)
 PAPER_NEAR = MAX_GLYPH // 2 + 8
-
 
 @dataclass
 class Candidate:
@@ -405,10 +410,11 @@ class Look:
 
 
 def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """How far (in pixels of a half-size map) each place is from clear paper: a 3x3 square of the
-    half-size darkness map (a 6x6 one of the photo's) all brighter than ``PAPER_CLEAR`` and lit.
-    A card shows such paper round its indices even in a tight row; a cloth's weave, whose bright
-    threads may pass for paper, does not.
+    """How far (in pixels of a half-size map) each place is from clear paper: at the half-size
+    darkness map, a 3x3 square (6x6 of the photo) all brighter than ``PAPER_CLEAR`` and lit; or,
+    where noise leaves no such square, a 5x5 one bright and about as even as the photo's brightest
+    places are (``PAPER_EVEN``). A card shows clear paper round its indices even in a tight row; a
+    cloth's weave, whose bright threads may pass for paper, does not.
 
     >>> import numpy as np
     >>> img = np.full((200, 200, 3), 230, np.uint8)
@@ -416,13 +422,28 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     >>> gap = paper_gap(relative_darkness(img))
     >>> int(gap[50, 20]), int(gap[50, 99]) > 40  # on paper; far into the weave
     (0, True)
+    >>> grainy = np.clip(img + np.random.default_rng(1).normal(0, 25, img.shape), 0, 255).astype(np.uint8)
+    >>> int(paper_gap(relative_darkness(grainy))[50, 20])  # grainy paper is still paper
+    0
     """
     v, lit = dark
     h, w = v.shape
     size = ((w + 1) // 2, (h + 1) // 2)
-    bright = cv2.compare(cv2.resize(v, size, interpolation=cv2.INTER_AREA), PAPER_CLEAR, cv2.CMP_GT)
-    clear = cv2.bitwise_and(bright, cv2.resize(lit, size, interpolation=cv2.INTER_NEAREST))
+    half = cv2.resize(v, size, interpolation=cv2.INTER_AREA)
+    lit = cv2.resize(lit, size, interpolation=cv2.INTER_NEAREST)
+    clear = cv2.bitwise_and(cv2.compare(half, PAPER_CLEAR, cv2.CMP_GT), lit)
     clear = cv2.erode(clear, np.ones((3, 3), np.uint8))
+    # or even: on a dim, grainy photo no 3x3 square of paper is all that bright
+    hf = half.astype(np.float32)
+    mean = cv2.blur(hf, (5, 5))
+    spread = cv2.sqrt(cv2.max(cv2.blur(hf * hf, (5, 5)) - mean * mean, 0))
+    step = max(1, min(size) // 90)  # the grain, from a sample of the map
+    m, sp = mean[::step, ::step], spread[::step, ::step]
+    top = m >= np.percentile(m, 100 - EVEN_FROM)
+    grain = float(np.median(sp[top] / np.maximum(m[top], 1)))
+    even = cv2.compare(spread, mean * min(PAPER_EVEN * grain, EVEN_MAX), cv2.CMP_LT)
+    even = cv2.bitwise_and(cv2.bitwise_and(even, cv2.compare(mean, PAPER_BRIGHT, cv2.CMP_GT)), lit)
+    clear = cv2.bitwise_or(clear, even)
     return cv2.distanceTransform(cv2.bitwise_not(clear), cv2.DIST_L1, 3)
 
 

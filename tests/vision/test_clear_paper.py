@@ -1,6 +1,8 @@
-"""Cards on a woven cloth (a pair of jeans beside the cards, a rough tablecloth): the weave's dark
-spots are the size of a small card's print and its bright threads pass for paper. An index lies on
-a card's clear paper, so the weave offers the network nothing, and every card is still read."""
+"""An index lies on a card's clear paper (:func:`vision.index.paper_gap`). Cards on a woven cloth (a
+pair of jeans beside the cards, a rough tablecloth): the weave's dark spots are the size of a small
+card's print and its bright threads pass for paper, but it has no clear paper, so it offers the
+network nothing, and every card is still read. And a dim, grainy photo's paper is still clear
+paper."""
 
 from __future__ import annotations
 
@@ -56,3 +58,24 @@ def test_a_played_row_on_denim_is_read():
     row = [(n, 300 + 45 * k, 360, 0) for k, n in enumerate(NAMES[:6])]  # each covers most of the last
     r = read_cards(drawn_table(row, width=130, seed=3, table="denim"))
     assert sorted(c.card for c in r.cards) == sorted(NAMES[:6])
+
+
+def grainy(seed: int, sigma: float = 20, light: float = 0.5) -> tuple[np.ndarray, list[str]]:
+    """Four cards 110 px wide in half the light, with sensor noise of ``sigma`` (a webcam in a dim
+    room)."""
+    names = ["5H", "JD", "9S", "AC"]
+    img = drawn_table([(n, 250 + 250 * k, 360, 10 * k) for k, n in enumerate(names)], width=110, seed=seed)
+    rng = np.random.default_rng(seed)
+    return np.clip(img * light + rng.normal(0, sigma, img.shape), 0, 255).astype(np.uint8), names
+
+
+def test_a_dim_grainy_photo_is_read():
+    read = [set(c.card for c in read_cards(img).cards) & set(names) for img, names in map(grainy, range(2))]
+    assert sum(map(len, read)) >= 7
+
+
+def test_without_the_grainy_rule_a_dim_grainy_photo_had_no_clear_paper(monkeypatch):
+    # noise leaves no 3x3 square of the paper all clear: without the even squares, no card is read
+    monkeypatch.setattr(index, "EVEN_MAX", 0.0)
+    img, _names = grainy(0)
+    assert read_cards(img).cards == []

@@ -36,6 +36,9 @@ NEAR = 13  # window (px) for the paper right beside the ink (within half a strok
 # paper is at least this bright in its darkest channel, against the photo's brightest; or, if its
 # darkest channel is at least GREY_PAPER of its brightest (grey, not a coloured cloth), DIMMEST_PAPER
 DIM_PAPER, DIMMEST_PAPER, GREY_PAPER = 0.3, 0.2, 0.55
+# and never darker than BLACK (of 255) in a photo whose brightest paper is EXPOSED or brighter; in a
+# darker photo (underexposed: a dim room, a fixed exposure) in proportion
+BLACK, EXPOSED = 40.0, 200.0
 # (ink, core, thin, faint) darkness levels, 200 = as bright as the paper: ink is darker than the
 # first, each ink blob holds a pixel darker than the second, and the mask is eroded by a thin x thin
 # square; a rank glyph may hold only a pixel darker than the fourth (its thin strokes blur paler
@@ -159,11 +162,12 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     low = cv2.min(cv2.min(pb, pg), pr)
     step = 4 * low.shape[0] // h
     bright = float(np.percentile(low[::step, ::step], 99.5))
-    lit = cv2.compare(low, max(40.0, DIM_PAPER * bright), cv2.CMP_GT)
+    floor = BLACK * min(1.0, bright / EXPOSED)  # black is darker still in a photo taken in the dark
+    lit = cv2.compare(low, max(floor, DIM_PAPER * bright), cv2.CMP_GT)
     # dimmer still, if it is grey (paper under a cast, not a coloured cloth)
     high = cv2.max(cv2.max(pb, pg), pr)
     grey = cv2.compare(low, cv2.multiply(high, GREY_PAPER), cv2.CMP_GE)
-    dimmer = cv2.compare(low, max(40.0, DIMMEST_PAPER * bright), cv2.CMP_GT)
+    dimmer = cv2.compare(low, max(floor, DIMMEST_PAPER * bright), cv2.CMP_GT)
     lit = cv2.bitwise_or(lit, cv2.bitwise_and(dimmer, grey))
     if lit.shape != v.shape:
         lit = cv2.resize(lit, (w, h), interpolation=cv2.INTER_NEAREST)

@@ -101,9 +101,10 @@ MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at mos
 # its size: no 3x3 square of its paper is clear, its 5x5 spread is 0.074 of its level)
 PAPER_CLEAR = 160
 PAPER_BRIGHT = 120
-PAPER_EVEN, EVEN_FROM, EVEN_MAX = 3.0, 5.0, 0.1
+PAPER_EVEN, EVEN_FROM, EVEN_MAX, GRAINY = 3.0, 5.0, 0.1, 0.012
 PAPER_REACH = (2.0, 24.0)
 PAPER_NEAR = MAX_GLYPH // 2 + 8
+GAP_SCALE = 4  # paper_gap's map is this many times smaller than the photo
 
 @dataclass
 class Candidate:
@@ -410,11 +411,11 @@ class Look:
     small: np.ndarray  # (N, 2) x, y
     whole: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # Notes.whole
     bgr: np.ndarray | None = None  # the photo
-    gap: np.ndarray | None = None  # distance to clear paper (:func:`paper_gap`), half-size px
+    gap: np.ndarray | None = None  # distance to clear paper (:func:`paper_gap`), quarter-size px
 
 
 def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """How far (in pixels of a half-size map) each place is from clear paper: at the half-size
+    """How far (in pixels of a quarter-size map) each place is from clear paper: at the half-size
     darkness map, a 3x3 square (6x6 of the photo) all brighter than ``PAPER_CLEAR`` and lit; or,
     where noise leaves no such square, a 5x5 one bright and about as even as the photo's brightest
     places are (``PAPER_EVEN``). A card shows clear paper round its indices even in a tight row; a
@@ -424,10 +425,10 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     >>> img = np.full((200, 200, 3), 230, np.uint8)
     >>> img[:, 100:] = np.random.default_rng(0).integers(0, 2, (200, 100, 1)) * 200 + 20  # a weave
     >>> gap = paper_gap(relative_darkness(img))
-    >>> int(gap[50, 20]), int(gap[50, 99]) > 40  # on paper; far into the weave
-    (0, True)
+    >>> gap.shape, int(gap[12, 5]), int(gap[12, 49]) > 10  # on paper; far into the weave
+    ((50, 50), 0, True)
     >>> grainy = np.clip(img + np.random.default_rng(1).normal(0, 25, img.shape), 0, 255).astype(np.uint8)
-    >>> int(paper_gap(relative_darkness(grainy))[50, 20])  # grainy paper is still paper
+    >>> int(paper_gap(relative_darkness(grainy))[12, 5])  # grainy paper is still paper
     0
     """
     v, lit = dark
@@ -435,20 +436,29 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     size = ((w + 1) // 2, (h + 1) // 2)
     half = cv2.resize(v, size, interpolation=cv2.INTER_AREA)
     lit = cv2.resize(lit, size, interpolation=cv2.INTER_NEAREST)
-    clear = cv2.bitwise_and(cv2.compare(half, PAPER_CLEAR, cv2.CMP_GT), lit)
-    clear = cv2.erode(clear, np.ones((3, 3), np.uint8))
-    # or even: on a dim, grainy photo no 3x3 square of paper is all that bright
-    hf = half.astype(np.float32)
-    mean = cv2.blur(hf, (5, 5))
-    spread = cv2.sqrt(cv2.max(cv2.blur(hf * hf, (5, 5)) - mean * mean, 0))
-    step = max(1, min(size) // 90)  # the grain, from a sample of the map
-    m, sp = mean[::step, ::step], spread[::step, ::step]
-    top = m >= np.percentile(m, 100 - EVEN_FROM)
-    grain = float(np.median(sp[top] / np.maximum(m[top], 1)))
-    even = cv2.compare(spread, mean * min(PAPER_EVEN * grain, EVEN_MAX), cv2.CMP_LT)
-    even = cv2.bitwise_and(cv2.bitwise_and(even, cv2.compare(mean, PAPER_BRIGHT, cv2.CMP_GT)), lit)
-    clear = cv2.bitwise_or(clear, even)
-    return cv2.distanceTransform(cv2.bitwise_not(clear), cv2.DIST_L1, 3)
+    sharp = cv2.bitwise_and(cv2.compare(half, PAPER_CLEAR, cv2.CMP_GT), lit)
+    sharp = cv2.erode(sharp, np.ones((3, 3), np.uint8))
+    # or even: on a dim, grainy photo no 3x3 square of paper is all that bright. Its grain: how much
+    # the brightest places differ from the next pixel (a sample of them), against their level
+    m, right = half[::2, :-1:2].ravel(), half[::2, 1::2].ravel()
+    k = min(len(m) - 1, int(len(m) * (1 - EVEN_FROM / 100)))
+    top = m >= np.partition(m, k)[k]
+    level = max(float(np.median(m[top])), 1.0)
+    grain = float(np.median(np.abs(m[top].astype(np.float32) - right[top]))) / level
+    clear = sharp
+    if grain >= GRAINY:  # (a clean photo's paper has clear squares enough)
+        hf = half.astype(np.float32)
+        mean = cv2.blur(hf, (5, 5))
+        spread = cv2.sqrt(cv2.max(cv2.sqrBoxFilter(hf, cv2.CV_32F, (5, 5)) - cv2.multiply(mean, mean), 0))
+        even = cv2.compare(spread, mean * min(PAPER_EVEN * grain, EVEN_MAX), cv2.CMP_LT)
+        even = cv2.bitwise_and(cv2.bitwise_and(even, cv2.compare(mean, PAPER_BRIGHT, cv2.CMP_GT)), lit)
+        clear = cv2.bitwise_or(sharp, even)
+    # the distances taken at quarter size (a quarter of the work): a place there is clear if any of
+    # its four is
+    size4 = ((size[0] + 1) // 2, (size[1] + 1) // 2)
+    clear = cv2.resize(clear, size4, interpolation=cv2.INTER_AREA)
+    far = cv2.distanceTransform(cv2.compare(clear, 0, cv2.CMP_EQ), cv2.DIST_L1, 3)
+    return np.minimum(far, 1e6)  # (no clear paper at all: every place is far)
 
 
 def _near_paper(gap: Gap, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -456,16 +466,17 @@ def _near_paper(gap: Gap, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     of the photo's, ``gap[1]``) lie within ``PAPER_REACH`` of clear paper (``gap[0]``: :func:`paper_gap`).
 
     >>> import numpy as np
-    >>> gap = np.zeros((50, 50), np.float32); gap[:, 25:] = np.arange(1, 26) * 4  # paper, then not
-    >>> _near_paper((gap, 1.0), np.array([[10.0, 10], [56, 10], [98, 10]]), np.array([10.0, 10, 10])).tolist()
+    >>> gap = np.zeros((50, 50), np.float32); gap[:, 25:] = np.arange(1, 26)  # paper, then not
+    >>> centres = np.array([[10.0, 10], [110, 10], [190, 10]])  # photo px; 12 and 92 px from paper
+    >>> _near_paper((gap, 1.0), centres, np.array([10.0, 10, 10])).tolist()
     [True, True, False]
     """
     g, f = gap
-    at = np.asarray(centres, np.float64).reshape(-1, 2) * (f / 2)
+    at = np.asarray(centres, np.float64).reshape(-1, 2) * (f / GAP_SCALE)
     x = np.clip(at[:, 0].astype(np.int64), 0, g.shape[1] - 1)
     y = np.clip(at[:, 1].astype(np.int64), 0, g.shape[0] - 1)
     reach = PAPER_REACH[0] * f * np.asarray(sizes, np.float64) + PAPER_REACH[1]
-    return 2 * g[y, x].astype(np.float64) <= reach
+    return GAP_SCALE * g[y, x].astype(np.float64) <= reach
 
 
 def find_indices(bgr: np.ndarray, max_components: int = 1500,
@@ -485,7 +496,7 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
     notes = Notes([])
     dark = relative_darkness(bgr)
     gap = paper_gap(dark)
-    near = cv2.resize(cv2.compare(gap, PAPER_NEAR / 2, cv2.CMP_LE), dark[1].shape[::-1],
+    near = cv2.resize(cv2.compare(gap, PAPER_NEAR / GAP_SCALE, cv2.CMP_LE), dark[1].shape[::-1],
                       interpolation=cv2.INTER_NEAREST)
     dark = (dark[0], cv2.bitwise_and(dark[1], near))  # ink far from any paper is no card's
     out = _find(dark, max_components, levels, 0, notes, gap=(gap, 1.0))

@@ -6,6 +6,8 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py [--synth N]``. One OpenCV thr
 held-out deck is also taught from four clean photos of its suits (``vision.taught``) and its scenes
 read again with the taught deck, and (``cards-real-dev`` present) the webcam deck is taught from its
 training frames and its test frames read without and with it.
+The frames timed: loose cards and a cribbage table in play on the usual tables, 12 cards on denim
+(a rough weave, the worst table drawn here), and (when present) frames cut from the real photos.
 Figures the issue asks for: under 60 ms per 1280x720 frame with up to 12 cards; on
 ``../shared/datasets/cards-real-dev`` (read when present) card recall >= 98% and precision >= 99.5%
 on the table photos and no card on any empty webcam frame. The same table photos are also read

@@ -56,7 +56,11 @@ THIN: Level = (150, 120, 3, 120)
 # solid, darker than the faint level's core)
 STRICT: Level = (75, 50, 1, 50)
 FAINT: Level = (185, 150, 1, 170)
-UNREAD_TAG = 500  # their components' labels are tagged apart from every other look's
+# and, where no card has been read at all, a paler one still: a veil of glare over a glossy card
+# (its print at a third of its contrast) leaves no pip darker than the faint level's core. Only
+# then: over a textured table it finds the texture, 4-8 ms a frame
+PALE: Level = (190, 170, 1, 178)
+UNREAD_TAG = 500  # their components' labels are tagged apart from every other look's (500-504)
 # a whole small index as one blob at the loose level (:func:`_whole_indices`): its size (px), fill
 # of its box, paper round it, how much longer than wide (from its second moments); at most
 # WHOLE_CROWD like it within WHOLE_REACH of its size round it and MAX_WHOLE in the photo (more is
@@ -559,6 +563,8 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     drawn in thin strokes (a fanned hand's pale red "9") can blur paler than the loose level while
     its solid pip stays dark; the faintest level (taken at half size) holds it. Looking only where
     no card was read keeps this work (and the network's) off frames whose cards are all read already.
+    Where no glyph has been read at all (``read_at`` empty), the palest level (``PALE``) too: a card
+    under a veil of glare.
 
     >>> import numpy as np
     >>> img = np.full((140, 100, 3), 235, np.uint8)
@@ -599,6 +605,10 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
                                              whole_from=notes, whole_level=0,
                                              gap=None if look.gap is None else (look.gap, 2.0))]
     found += _fresh(faint, found)
+    if not len(read_at):  # nothing read yet: print as pale as a veil of glare leaves it (half size too)
+        pale = [_scaled_up(c, 2) for c in _find(half, max_components, (PALE,), UNREAD_TAG + 4, None,
+                                                gap=None if look.gap is None else (look.gap, 2.0))]
+        found += _fresh(pale, found)
     # small indices that are one blob: at the loose level, and (a paler, blurred rank) at the faintest
     whole = _whole_indices(look, explained, read_at)
     whole += _fresh(_whole_indices(look, explained, read_at, notes.whole, 2.0), whole)

@@ -8,7 +8,8 @@ card's edge or a blur that joins them, a loose one catches faint, hazy or pale p
 mask thinned by a pixel all round splits a glyph from its pip or the card's frame where blur has
 bridged them; and where the cards read so far leave ink unexplained (:func:`look_unread`), a
 strictest level splits a glyph from a paler line it touches (a court card's frame, the edge of a
-card lying over it) and a faintest one catches thin print that blur has paled. At each level, every
+card lying over it) and a faintest one catches thin print that blur has paled (and where nothing
+has been read, a palest one, print under a veil of glare). At each level, every
 component that could be a rank glyph is paired with a component below it of suit-pip size; the
 vector glyph → pip is the card's "down", which fixes any rotation. A glyph's side-by-side neighbour
 joins it (the "1" and "0" of a "10"). An index lies on a card's paper, so only ink near clear paper
@@ -92,8 +93,10 @@ MAX_GLYPH = 140  # px: bigger blobs are not paired at this size (a halving finds
 MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at most
 # an index lies on a card's paper (:func:`paper_gap`). Clear paper, at the half-size darkness map: a
 # 3x3 square all brighter than PAPER_CLEAR against its local paper level and lit; or, on a grainy
-# photo, a 5x5 square brighter on average than PAPER_BRIGHT whose spread is under PAPER_EVEN times
-# the photo's grain (the spread of its EVEN_FROM percent brightest places), EVEN_MAX at most. A blob
+# photo (its grain, how much its EVEN_FROM percent brightest places differ from the next pixel
+# against their level, at least GRAINY: a clean photo's is at most 0.01, with noise of sigma 12
+# 0.016 or more), a 5x5 square brighter on average than PAPER_BRIGHT whose spread is under
+# PAPER_EVEN times that grain, EVEN_MAX at most (a weave's is more). A blob
 # counts only within PAPER_REACH = (glyph sizes, px) of clear paper; and ink is looked for only
 # within PAPER_NEAR px of it (half the biggest glyph paired at full size, and a little: no pixel of
 # a glyph or pip that size is further from the paper round it; bigger ones are found on halvings).
@@ -109,6 +112,7 @@ PAPER_EVEN, EVEN_FROM, EVEN_MAX, GRAINY = 3.0, 5.0, 0.1, 0.012
 PAPER_REACH = (2.0, 24.0)
 PAPER_NEAR = MAX_GLYPH // 2 + 8
 GAP_SCALE = 4  # paper_gap's map is this many times smaller than the photo
+
 
 @dataclass
 class Candidate:
@@ -601,14 +605,13 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     half = (cv2.resize(v, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
     notes = Notes([])
+    gap2 = None if look.gap is None else (look.gap, 2.0)
     faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None,
-                                             whole_from=notes, whole_level=0,
-                                             gap=None if look.gap is None else (look.gap, 2.0))]
+                                             whole_from=notes, whole_level=0, gap=gap2)]
     found += _fresh(faint, found)
     if not len(read_at):  # nothing read yet: print as pale as a veil of glare leaves it (half size too)
-        pale = [_scaled_up(c, 2) for c in _find(half, max_components, (PALE,), UNREAD_TAG + 4, None,
-                                                gap=None if look.gap is None else (look.gap, 2.0))]
-        found += _fresh(pale, found)
+        pale = _find(half, max_components, (PALE,), UNREAD_TAG + 4, None, gap=gap2)
+        found += _fresh([_scaled_up(c, 2) for c in pale], found)
     # small indices that are one blob: at the loose level, and (a paler, blurred rank) at the faintest
     whole = _whole_indices(look, explained, read_at)
     whole += _fresh(_whole_indices(look, explained, read_at, notes.whole, 2.0), whole)

@@ -88,7 +88,10 @@ TILE_MARGIN = 24  # px looked at round the cells chosen
 MAX_TILED = 0.15  # at most this fraction of the image is looked at twice
 TILE_LEVELS = 1  # the second look uses the first this many levels
 COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to pair: halve it
-BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the full size may split them)
+# px: glyphs this big are taken from a halving, even where the full size found them too: there the
+# paper level's window is smaller than the glyph, and its blobs are parts (a held-out deck's ace of
+# spades scanned 1100 px wide was read as a club, 0.89, from the full size's window)
+BIG_GLYPH = 60
 MAX_GLYPH = 140  # px: bigger blobs are not paired at this size (a halving finds them)
 MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at most
 # an index lies on a card's paper (:func:`paper_gap`). Clear paper, at the half-size darkness map: a
@@ -516,8 +519,8 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
         f = 2.0**k
         found = _find(relative_darkness(img), max_components, halving_levels, 1000 * k, None, gap=(gap, f))
         back = [_scaled_up(c, f) for c in found if c.size * f > BIG_GLYPH]
-        if back:
-            out += _fresh(back, out)
+        if back:  # a big glyph is taken from the halving, though the full size found it too
+            out = _fresh(out, back) + back
     return Look(_least_crowded(out), dark,
                 np.concatenate(notes.small) if notes.small else np.zeros((0, 2)), notes.whole, bgr, gap)
 

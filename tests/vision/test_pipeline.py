@@ -6,7 +6,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.index import LEVELS, THIN, _outside, _small_tiles, find_indices, first_look, look_unread
+from vision.index import (
+    BIG_GLYPH,
+    LEVELS,
+    THIN,
+    _outside,
+    _small_tiles,
+    find_indices,
+    first_look,
+    look_unread,
+)
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
 from vision.synth.compose import cropped, place, table_image
 from vision.synth.decks import artwork_available, load_decks, procedural_deck
@@ -194,3 +203,14 @@ def test_on_a_weave_of_faint_blobs_only_solid_ink_is_paired():
     for x, y in rng.integers(200, 780, (MAX_FAINT + 50, 2)) % [800, 600]:  # pale specks, glyph-sized
         cv2.circle(img, (int(x), int(max(y, 150))), 4, (140, 140, 140), 2)
     assert not _pairs_at(img, 70, 40, LEVELS)
+
+
+def test_a_big_glyph_is_taken_from_a_halving():
+    # a card scanned 1100 px wide: its glyphs (about 100 px) are found at the full size too, where
+    # the paper level's window is smaller than they are; the candidates come from the halving
+    face = procedural_deck(7).render("AS", 1100)
+    img = (face[:, :, :3] * (face[:, :, 3:] / 255) + 255 * (1 - face[:, :, 3:] / 255)).astype(np.uint8)
+    img = cv2.resize(img, (1100, 1540), interpolation=cv2.INTER_AREA)
+    big = [c for c in first_look(img).found if c.size > BIG_GLYPH]
+    assert big
+    assert all(c.labels[0] >> 24 >= 1000 for c in big)  # the halvings' tags (vision.index.first_look)

@@ -557,7 +557,8 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
 
 
 def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
-                read_at: Sequence[tuple[float, float]] = (), max_components: int = 1500) -> list[Candidate]:
+                read_at: Sequence[tuple[float, float]] = (), max_components: int = 1500,
+                pale: bool = True) -> list[Candidate]:
     """The strictest, the thinned and the faintest darkness levels (``STRICT``, ``THIN``,
     ``FAINT``), outside the outlines of cards already read (``explained``): their candidates the
     first look did not have; and small indices that are one blob (:func:`_whole_indices`), away
@@ -570,8 +571,8 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     drawn in thin strokes (a fanned hand's pale red "9") can blur paler than the loose level while
     its solid pip stays dark; the faintest level (taken at half size) holds it. Looking only where
     no card was read keeps this work (and the network's) off frames whose cards are all read already.
-    Where no glyph has been read at all (``read_at`` empty), the palest level (``PALE``) too: a card
-    under a veil of glare.
+    With ``pale`` (the caller has read no card at all), the palest level (``PALE``) too: a card under
+    a veil of glare.
 
     >>> import numpy as np
     >>> img = np.full((140, 100, 3), 235, np.uint8)
@@ -612,7 +613,7 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None,
                                              whole_from=notes, whole_level=0, gap=gap2)]
     found += _fresh(faint, found)
-    if not len(read_at):  # nothing read yet: print as pale as a veil of glare leaves it (half size too)
+    if pale:  # nothing read yet: print as pale as a veil of glare leaves it (half size too)
         pale = _find(half, max_components, (PALE,), UNREAD_TAG + 4, None, gap=gap2)
         found += _fresh([_scaled_up(c, 2) for c in pale], found)
     # small indices that are one blob: at the loose level, and (a paler, blurred rank) at the faintest

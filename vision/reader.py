@@ -521,11 +521,13 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     scored = _score(pyramid, look.found, deck)
     quads = _quads(pyramid) if scored else []
     # tiny blobs inside a card read at its full size are its own print, not small cards
-    read = [s for s in _suppress(scored) if s.conf >= THRESHOLD and s.cand.size > SECOND_LOOK_MAX]
+    sure = [s for s in _suppress(scored) if s.conf >= THRESHOLD]
+    read = [s for s in sure if s.cand.size > SECOND_LOOK_MAX]
     explained = [q for q, here in zip(quads, inside_all(quads, [s.cand.center for s in read]), strict=True)
                  if here.any()]
+    # (the palest level only where no card at all was read: on a frame of small cards it cost 7 ms)
     again = _score(pyramid, look_again(look, explained=explained)
-                   + look_unread(look, explained, [s.cand.rank_pos for s in read]), deck)
+                   + look_unread(look, explained, [s.cand.rank_pos for s in read], pale=not sure), deck)
     if again and not quads:
         quads = _quads(pyramid)
     # off-scale readings go before one reading per index is chosen: a confident misreading of part

@@ -168,7 +168,7 @@ def test_an_index_touching_a_paler_line_is_read(make_framed, angle, monkeypatch)
     img = make_framed("5H", angle)
     assert names(read_cards(img)) == ["5H"]
     # the line joins glyph and pip into one blob at the usual darkness levels: the strictest splits them
-    monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at: [])
+    monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at, **_: [])
     assert read_cards(img).cards == []
 
 
@@ -218,7 +218,7 @@ def test_a_pale_rank_over_a_dark_pip_is_read(make_pale_rank, card, monkeypatch):
     img = make_pale_rank(card)
     assert names(read_cards(img)) == [card]
     # the rank is paler than the loose level: only the faintest, where no card is read, holds it
-    monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at: [])
+    monkeypatch.setattr(reader, "look_unread", lambda look, explained, read_at, **_: [])
     assert read_cards(img).cards == []
 
 

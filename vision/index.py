@@ -257,9 +257,9 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
     if inner:  # a cut-out: a blob its edge cuts is not its true shape, and the whole photo had it
         x, y = stats[1:, 0], stats[1:, 1]
         ok &= (x > 0) & (y > 0) & (x + w < paper.shape[1]) & (y + h < paper.shape[0])
-    if gap is not None:
-        ok &= _near_paper(gap, cents[1:], size)
     idx = np.nonzero(ok)[0]
+    if gap is not None and len(idx):
+        idx = idx[_near_paper(gap, cents[1:][idx], size[idx])]
     if len(idx) == 0:
         return []
     # ink on a card is ringed by paper; the shadowed table beside a card is not

@@ -414,15 +414,15 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx:
 @dataclass
 class Look:
     """A first look at a photo (:func:`first_look`): its candidates, its darkness map
-    (:func:`relative_darkness`), and the centres of tiny glyph-like blobs left over, which ask for a
-    second look (:func:`look_again`)."""
+    (:func:`relative_darkness`), its distance to clear paper (:func:`paper_gap`), and the centres of
+    tiny glyph-like blobs left over, which ask for a second look (:func:`look_again`)."""
 
     found: list[Candidate]
     dark: tuple[np.ndarray, np.ndarray]
+    gap: np.ndarray  # quarter-size px
     small: np.ndarray  # (N, 2) x, y
     whole: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # Notes.whole
     bgr: np.ndarray | None = None  # the photo
-    gap: np.ndarray | None = None  # distance to clear paper (:func:`paper_gap`), quarter-size px
 
 
 def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -521,8 +521,8 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
         back = [_scaled_up(c, f) for c in found if c.size * f > BIG_GLYPH]
         if back:  # a big glyph is taken from the halving, though the full size found it too
             out = _fresh(out, back) + back
-    return Look(_least_crowded(out), dark,
-                np.concatenate(notes.small) if notes.small else np.zeros((0, 2)), notes.whole, bgr, gap)
+    return Look(_least_crowded(out), dark, gap,
+                np.concatenate(notes.small) if notes.small else np.zeros((0, 2)), notes.whole, bgr)
 
 
 def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...] = LEVELS,
@@ -549,7 +549,7 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
                  if c.size <= 2 * SECOND_LOOK_MAX]  # a bigger glyph: the first look had it
         if found:
             out += _fresh(found, look.found + out)
-    if look.gap is not None and out:  # a tile enlarged is not the photo: its blobs are judged here
+    if out:  # a tile enlarged is not the photo: its blobs are judged here
         near = _near_paper((look.gap, 1.0), np.array([c.center for c in out]),
                            np.array([c.size for c in out]))
         out = [c for c, n in zip(out, near, strict=True) if n]
@@ -600,7 +600,7 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
         lit = lit.copy()
         for q in explained:  # one by one: fillPoly fills where outlines overlap an even number of times
             cv2.fillConvexPoly(lit, np.round(q).reshape(-1, 1, 2).astype(np.int32), 0)
-    gap = None if look.gap is None else (look.gap, 1.0)
+    gap = (look.gap, 1.0)
     found = _find((v, lit), max_components, (STRICT,), UNREAD_TAG, None, gap=gap)
     found += _fresh(_find((v, lit), max_components, (THIN,), UNREAD_TAG + 3, None, gap=gap), found)
     # the faintest level on the half-size map: a quarter of the work (on a textured table half the
@@ -609,7 +609,7 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
     half = (cv2.resize(v, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
     notes = Notes([])
-    gap2 = None if look.gap is None else (look.gap, 2.0)
+    gap2 = (look.gap, 2.0)
     faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None,
                                              whole_from=notes, whole_level=0, gap=gap2)]
     found += _fresh(faint, found)

@@ -44,6 +44,13 @@ DARKEST_PAPER = 24  # a paper level is taken as at least this (of 255): a black 
 # distances, beyond a one-glyph index (within about 0.35 of its centre) and where the next card's
 # edge or index lies in a tight row
 NARROW = 4
+# the suit pip's place in a patch, for its colour (:func:`pip_tint`): its centre lies one
+# glyph-to-pip distance below the glyph's; the ink within PIP_REACH of that distance
+PIP_REACH = 0.35
+# a photo whose channels differ by more than GREY_SPREAD (of 255) in no more than GREY_FEW of its
+# pixels is greyscale
+GREY_SPREAD, GREY_FEW = 8, 0.01
+PIP_INK = 0.1  # a pip place no darker than this (a share of the paper) holds no ink: its colour is unknown
 
 Point = tuple[float, float]
 
@@ -53,6 +60,14 @@ class Pyramid:
 
     def __init__(self, bgr: npt.NDArray[np.uint8]) -> None:
         self.levels = [bgr]
+        self._in_colour: bool | None = None
+
+    @property
+    def in_colour(self) -> bool:
+        """:func:`in_colour` of the image, looked at once."""
+        if self._in_colour is None:
+            self._in_colour = in_colour(self.levels[0])
+        return self._in_colour
 
     def level(self, k: int) -> npt.NDArray[np.uint8]:
         """The image ``2**k`` times smaller."""
@@ -239,3 +254,54 @@ def to_bytes(patches: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
     [[[[0, 255, 255]]]]
     """
     return np.clip(np.asarray(patches) * (255 / CEILING), 0, 255).astype(np.uint8)
+
+
+def pip_tint(patches: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The colour of each patch's suit pip (N, 3): for blue, green and red, how much that channel
+    stands above the greater of the other two over the pip's ink (the darkest half of its place,
+    weighted by darkness), as a share of the ink's darkness. Red print is near 1 in red (its red
+    as bright as the paper, green and blue dark) and below 0 in the others; black print near 0 in
+    all three, and so is pale or hazy print of any colour. Not a number where the pip's place
+    holds no ink (nothing darker than ``PIP_INK``).
+
+    >>> import numpy as np
+    >>> x = np.ones((4, 3, PATCH_H, PATCH_W), np.float32)
+    >>> x[0, :, 26:31, 10:15] = 0.1  # black
+    >>> x[1, :2, 26:31, 10:15] = 0.2  # red: blue and green dark, red as bright as the paper
+    >>> x[2, :, 26:31, 10:15] = [[[0.7]], [[0.2]], [[0.2]]]  # blue (BGR)
+    >>> [[round(float(v), 2) for v in t] for t in pip_tint(x)]
+    [[0.0, 0.0, 0.0], [-1.0, -1.0, 1.0], [0.62, -0.62, -0.62], [nan, nan, nan]]
+    """
+    rows_per_u = PATCH_H / (ABOVE + BELOW)
+    cols_per_u = PATCH_W / (2 * SIDE)
+    r, c = (ABOVE + 1) * rows_per_u, SIDE * cols_per_u
+    dr, dc = PIP_REACH * rows_per_u, PIP_REACH * cols_per_u
+    rows, cols = slice(round(r - dr), round(r + dr) + 1), slice(round(c - dc), round(c + dc) + 1)
+    n = len(patches)
+    place = np.asarray(patches, np.float32)[:, :, rows, cols].reshape(n, 3, -1)
+    depth = np.clip(1 - place.min(axis=1), 0, None)
+    deepest = depth.max(axis=1, initial=0.0)
+    w = np.where(depth > 0.5 * deepest[:, None], depth, 0)
+    weight = np.maximum((w * w).sum(axis=1), 1e-6)
+    tint = np.empty((n, 3), np.float32)
+    for ch in range(3):
+        others = np.delete(place, ch, axis=1).max(axis=1)
+        tint[:, ch] = ((place[:, ch] - others) * w).sum(axis=1) / weight
+    tint[deepest <= PIP_INK] = np.nan
+    return tint
+
+
+def in_colour(bgr: npt.NDArray[np.uint8]) -> bool:
+    """Whether a photo holds colour at all: a greyscale photo (or a colour file of one) has its
+    three channels equal, up to a JPEG's rounding, in every pixel; a colour photo's grain alone
+    makes them differ by more in some. Looked at in every fourth pixel of every fourth row.
+
+    >>> import numpy as np
+    >>> grey = np.full((100, 100, 3), 120, np.uint8)
+    >>> in_colour(grey), in_colour(np.dstack([grey[..., 0], grey[..., 1], grey[..., 2] + 40]))
+    (False, True)
+    """
+    few = np.asarray(bgr)[::4, ::4]
+    b, g, r = few[..., 0], few[..., 1], few[..., 2]
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # uint8: never below 0
+    return bool(np.count_nonzero(spread > GREY_SPREAD) > GREY_FEW * spread.size)

@@ -30,7 +30,7 @@ from vision.cnn import GATE, RANKS, SUITS, IndexNet, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
-from vision.patch import Pyramid, cut_patches, narrowed, nudged
+from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad
 from vision.taught import TaughtDeck
@@ -38,6 +38,7 @@ from vision.taught import TaughtDeck
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
 
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
+IN_DOUBT = THRESHOLD - 0.01  # the most a contrary reading (shape and colour disagree) counts on its own
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
 MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
@@ -57,6 +58,13 @@ GUESSED_MIN = 0.75
 NEAR_READ = 1.0
 LOOK_CLOSER = 0.2  # a card named with at least this confidence, but under the threshold, is looked at again
 NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows are moved
+# pip colour (vision.patch.pip_tint): less than NOT_RED in red and NOT_BLUE in blue is not the ink
+# of a heart or a diamond (red print stands 0.2-0.9 above green and blue in real photos and 0.12 or
+# more in the held-out scenes; black 0.02 at most, in the scenes up to 0.14 under a tinted light; a
+# four-colour deck's blue diamonds 0.28 or more in blue)
+NOT_RED, NOT_BLUE = 0.1, 0.15
+BLUE, RED = 0, 2  # channels of a BGR patch
+RED_SUITS = np.array([SUITS.index("D"), SUITS.index("H")])
 SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
 # a card's other index lies within this many glyph sizes of one (the diagonal of a card with a small
 # index), or this many on the same side (a deck with an index in every corner)
@@ -138,6 +146,7 @@ class _Scored:
     ranks: np.ndarray  # the network's rank probabilities (A-K, none)
     suits: np.ndarray  # and suit probabilities (C D H S, none)
     joint: bool = False  # conf is already the joint of this card's two views (_two_views_of_one_card)
+    contrary: bool = False  # its pip's colour contradicted the suit the network saw (_not_red_unless_red)
 
 
 def _opposite(a: _Scored, b: _Scored) -> bool:
@@ -163,16 +172,51 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     if len(doubt):
         pr[doubt], ps[doubt] = _closer(pyramid, [cands[k] for k in doubt], x[doubt], pr[doubt], ps[doubt],
                                        deck)
+    contrary = _not_red_unless_red(pyramid, x, ps)
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
         if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s]:
             continue
         conf_k = float(pr[k, r] * ps[k, s])
+        if contrary[k]:  # colour and shape disagree: at most in doubt
+            conf_k = min(conf_k, IN_DOUBT)
         if conf_k < (GUESSED_MIN if c.guessed else MIN_EVIDENCE):
             continue
-        out.append(_Scored(c, RANKS[r] + SUITS[s], conf_k, x[k], pr[k], ps[k]))
+        out.append(_Scored(c, RANKS[r] + SUITS[s], conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
     return out
+
+
+def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, ps: np.ndarray) -> np.ndarray:
+    """A heart is printed red, and a diamond red or (in a four-colour deck) blue. Where the suit
+    pip of a patch read as one is neither (:func:`vision.patch.pip_tint`: black, grey or green
+    print), those suits' probabilities are taken from ``ps`` (in place) and the rest scaled up to
+    sum to 1: the patch reads as the black suit the network thought likelier, and is marked
+    contrary (returned, (N,) bool), so that :func:`_score` holds it in doubt: as a card only where
+    the card's other index agrees. Not in a greyscale photo, where every pip is grey
+    (:func:`vision.patch.in_colour`).
+
+    The network reads colour but leans on shape: a drawn five of diamonds printed black reads as
+    a five of diamonds at 1.0, and a small, blurred spade of a deck it has not seen (held-out
+    orell's, whose spade narrows to a point) as a diamond at 0.95.
+
+    >>> import numpy as np
+    >>> x = np.ones((1, 3, 40, 24), np.float32); x[0, :, 26:31, 10:15] = 0.2  # a black pip
+    >>> img = np.zeros((40, 40, 3), np.uint8); img[::2, ::2, 2] = 200  # a photo in colour
+    >>> ps = np.array([[0.02, 0.9, 0.03, 0.04, 0.01]], np.float32)  # C D H S none: "a diamond"
+    >>> _not_red_unless_red(Pyramid(img), x, ps).tolist(), [round(float(p), 2) for p in ps[0]]
+    ([True], [0.29, 0.0, 0.0, 0.57, 0.14])
+    """
+    red_suits = (ps[:, :-1].argmax(axis=1)[:, None] == RED_SUITS).any(axis=1)
+    contrary = np.zeros(len(ps), bool)
+    if not red_suits.any() or not pyramid.in_colour:
+        return contrary
+    tint = pip_tint(x[red_suits])
+    neither = (tint[:, RED] < NOT_RED) & (tint[:, BLUE] < NOT_BLUE)  # a pip with no ink is neither test
+    contrary[np.nonzero(red_suits)[0][neither]] = True
+    ps[np.ix_(contrary, RED_SUITS)] = 0
+    ps[contrary] /= np.maximum(ps[contrary].sum(axis=1, keepdims=True), 1e-6)
+    return contrary
 
 
 def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndarray, ps: np.ndarray,
@@ -319,7 +363,8 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     """A card's two corner indices are point-symmetric about its centre. Two readings of different
     names inside one card outline, pointing opposite ways, by opposite corners, whose midpoint is
     the outline's centre, are one card seen twice, one view misread (a spade's index taken for a
-    club's, say): both are read again from the product of their rank and suit probabilities.
+    club's, say): both are read again from the product of their rank and suit probabilities. Not
+    two contrary readings (:func:`_not_red_unless_red`), which are suits the network did not see.
 
     >>> import numpy as np
     >>> def seen(x, y, down, suits):
@@ -345,7 +390,7 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
         short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
         # (two cards side by side can make one card-shaped outline too)
         mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
-        if (a.card == b.card or not _by_opposite_corners(q, a, b, 0.5)
+        if (a.card == b.card or (a.contrary and b.contrary) or not _by_opposite_corners(q, a, b, 0.5)
                 or np.linalg.norm(mid - q.mean(axis=0)) > SYMMETRY * short):
             continue
         both_r, both_u = a.ranks[:-1] * b.ranks[:-1], a.suits[:-1] * b.suits[:-1]
@@ -385,7 +430,8 @@ def _one_card(group: list[_Scored]) -> list[_Scored]:
 def _combined(group: list[_Scored]) -> float:
     """The confidence in one card from its readings: two readings that point opposite ways (a
     card's two corner indices are turned 180 degrees to each other) add up; otherwise the best
-    one counts alone (two weak "5"s in a line of print are not one card seen twice).
+    one counts alone (two weak "5"s in a line of print are not one card seen twice). Two contrary
+    readings (:func:`_not_red_unless_red`) do not add up: each is a suit the network did not see.
 
     >>> at = lambda down: Candidate((0, 0), down, 10, (0, 0), (0, 1), (1,))
     >>> c = lambda conf, down: _Scored(at(down), "5S", conf, np.zeros(0), np.zeros(14), np.zeros(5))
@@ -395,7 +441,7 @@ def _combined(group: list[_Scored]) -> float:
     best = max(s.conf for s in group)
     for k, a in enumerate(group):
         for b in group[k + 1:]:
-            if _opposite(a, b) and not (a.joint and b.joint):
+            if _opposite(a, b) and not (a.joint and b.joint) and not (a.contrary and b.contrary):
                 best = max(best, 1 - (1 - a.conf) * (1 - b.conf))
     return best
 
@@ -403,19 +449,32 @@ def _combined(group: list[_Scored]) -> float:
 def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]]) -> list[_Scored]:
     """The readings of cards not read (``groups`` less ``by_card``, the cards read) that are to be
     reported as unreadable: all but those within ``NEAR_READ`` glyph sizes of an index read (that
-    index seen again, not another card).
+    index seen again, not another card), and a contrary reading (:func:`_not_red_unless_red`) that
+    is a card read's other index: the same rank, pointing the opposite way, within its reach (a
+    three of diamonds read by one corner, its other corner's pip paler than red).
 
-    >>> def seen(name, x, conf):
-    ...     c = Candidate((x, 50), (0, 1), 14, (x, 45), (x, 60), (1,))
-    ...     return _Scored(c, name, conf, np.zeros(0), np.zeros(14), np.zeros(5))
+    >>> def seen(name, x, conf, down=(0, 1), contrary=False):
+    ...     c = Candidate((x, 50), down, 14, (x, 45), (x, 60), (1,))
+    ...     return _Scored(c, name, conf, np.zeros(0), np.zeros(14), np.zeros(5), contrary=contrary)
     >>> read = {"3D": [seen("3D", 100, 0.93)]}
     >>> doubt = {"4H": [seen("4H", 130, 0.45)], "4D": [seen("4D", 110, 0.4)]}  # a row's next card
     >>> [s.card for s in _in_doubt({**read, **doubt}, read)]
     ['4H']
+    >>> other = {"3S": [seen("3S", 250, 0.59, (0, -1), contrary=True)]}  # the 3D's other corner
+    >>> _in_doubt({**read, **other}, read)
+    []
     """
-    return [s for name, group in groups.items() if name not in by_card for s in group
-            if not any(np.hypot(s.cand.center[0] - g.cand.center[0], s.cand.center[1] - g.cand.center[1])
-                       < NEAR_READ * s.cand.size for grp in by_card.values() for g in grp)]
+    read = [g for grp in by_card.values() for g in grp]
+
+    def gap(s: _Scored, g: _Scored) -> float:
+        return float(np.hypot(s.cand.center[0] - g.cand.center[0], s.cand.center[1] - g.cand.center[1]))
+
+    def seen_again(s: _Scored) -> bool:
+        return any(gap(s, g) < NEAR_READ * s.cand.size
+                   or (s.contrary and g.card[0] == s.card[0] and _opposite(s, g)
+                       and gap(s, g) < OTHER_INDEX * max(s.cand.size, g.cand.size)) for g in read)
+
+    return [s for name, group in groups.items() if name not in by_card for s in group if not seen_again(s)]
 
 
 def _whole_photo(group: list[_Scored], shape: tuple[int, ...]) -> np.ndarray | None:

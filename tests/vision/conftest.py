@@ -140,3 +140,22 @@ def tight_spread(names: list[str], seed: int, width: int = 200, step: float = 0.
 @pytest.fixture(scope="session")
 def make_tight_spread():
     return tight_spread
+
+
+def printed_in(name: str, bgr: tuple[int, int, int] | None, width: int = 150, angle: float = 60,
+               seed: int = 1) -> np.ndarray:
+    """One card of the drawn deck on a table, its red print in the colour ``bgr`` instead (a
+    four-colour deck's blue diamonds; a red suit printed black, which no deck does); None: as drawn."""
+    face = procedural_deck(7).master(name).copy()
+    if bgr is not None:
+        b, g, r = (face[..., k].astype(int) for k in range(3))
+        red = r - np.maximum(g, b) > 60
+        strength = (r - np.maximum(g, b))[red] / 255
+        for k in range(3):
+            face[..., k][red] = np.clip(255 - strength * (255 - bgr[k]), 0, 255).astype(np.uint8)
+    return on_table(face, width, angle, seed)
+
+
+@pytest.fixture(scope="session")
+def make_printed():
+    return printed_in

@@ -172,7 +172,7 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     if len(doubt):
         pr[doubt], ps[doubt] = _closer(pyramid, [cands[k] for k in doubt], x[doubt], pr[doubt], ps[doubt],
                                        deck)
-    contrary = _not_red_unless_red(pyramid, x, ps)
+    contrary = _not_red_unless_red(pyramid, x, pr, ps)
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
@@ -187,10 +187,11 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     return out
 
 
-def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, ps: np.ndarray) -> np.ndarray:
+def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.ndarray) -> np.ndarray:
     """A heart is printed red, and a diamond red or (in a four-colour deck) blue. Where the suit
     pip of a patch read as one is neither (:func:`vision.patch.pip_tint`: black, grey or green
-    print), those suits' probabilities are taken from ``ps`` (in place) and the rest scaled up to
+    print), those suits' probabilities are taken from its suit probabilities ``ps`` (in place; ``pr``
+    its ranks', for which readings could be a card at all) and the rest scaled up to
     sum to 1: the patch reads as the black suit the network thought likelier, and is marked
     contrary (returned, (N,) bool), so that :func:`_score` holds it in doubt: as a card only where
     the card's other index agrees. Not in a greyscale photo, where every pip is grey
@@ -204,10 +205,13 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, ps: np.ndarray) -> np.n
     >>> x = np.ones((1, 3, 40, 24), np.float32); x[0, :, 26:31, 10:15] = 0.2  # a black pip
     >>> img = np.zeros((40, 40, 3), np.uint8); img[::2, ::2, 2] = 200  # a photo in colour
     >>> ps = np.array([[0.02, 0.9, 0.03, 0.04, 0.01]], np.float32)  # C D H S none: "a diamond"
-    >>> _not_red_unless_red(Pyramid(img), x, ps).tolist(), [round(float(p), 2) for p in ps[0]]
+    >>> pr = np.eye(14, dtype=np.float32)[4:5]  # "a five"
+    >>> _not_red_unless_red(Pyramid(img), x, pr, ps).tolist(), [round(float(p), 2) for p in ps[0]]
     ([True], [0.29, 0.0, 0.0, 0.57, 0.14])
     """
-    red_suits = (ps[:, :-1].argmax(axis=1)[:, None] == RED_SUITS).any(axis=1)
+    best = ps[:, :-1].max(axis=1)
+    red_suits = ((ps[:, :-1].argmax(axis=1)[:, None] == RED_SUITS).any(axis=1) & (best > ps[:, -1])
+                 & (pr[:, :-1].max(axis=1) * best >= MIN_EVIDENCE))  # (the others are no card anyway)
     contrary = np.zeros(len(ps), bool)
     if not red_suits.any() or not pyramid.in_colour:
         return contrary

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 PATCH_W, PATCH_H = 24, 40
 ABOVE, BELOW, SIDE = 0.85, 1.75, 0.8  # window, in units of the glyph-to-pip distance
+ROWS_PER_U, COLS_PER_U = PATCH_H / (ABOVE + BELOW), PATCH_W / (2 * SIDE)  # patch pixels per unit
 CEILING = 1.25  # patch values are capped here (glare a little brighter than the paper)
 # the index's own paper: glyph and pip with a margin (in glyph-to-pip units: above the glyph's
 # centre, below the pip's, to either side); its PAPER_Q-th percentile per channel is the paper level
@@ -165,12 +166,10 @@ def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]],
 
 def _around() -> tuple[slice, slice]:
     """The rows and columns of a patch holding the index's own paper (glyph, pip and a margin)."""
-    rows_per_u = PATCH_H / (ABOVE + BELOW)
-    cols_per_u = PATCH_W / (2 * SIDE)
-    r0 = round((ABOVE - AROUND_ABOVE) * rows_per_u)
-    r1 = round((ABOVE + 1 + AROUND_BELOW) * rows_per_u)
-    c0 = round((SIDE - AROUND_SIDE) * cols_per_u)
-    c1 = round((SIDE + AROUND_SIDE) * cols_per_u)
+    r0 = round((ABOVE - AROUND_ABOVE) * ROWS_PER_U)
+    r1 = round((ABOVE + 1 + AROUND_BELOW) * ROWS_PER_U)
+    c0 = round((SIDE - AROUND_SIDE) * COLS_PER_U)
+    c1 = round((SIDE + AROUND_SIDE) * COLS_PER_U)
     return slice(r0, r1), slice(c0, c1)
 
 
@@ -272,10 +271,8 @@ def pip_tint(patches: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     >>> [[round(float(v), 2) for v in t] for t in pip_tint(x)]
     [[0.0, 0.0, 0.0], [-1.0, -1.0, 1.0], [0.62, -0.62, -0.62], [nan, nan, nan]]
     """
-    rows_per_u = PATCH_H / (ABOVE + BELOW)
-    cols_per_u = PATCH_W / (2 * SIDE)
-    r, c = (ABOVE + 1) * rows_per_u, SIDE * cols_per_u
-    dr, dc = PIP_REACH * rows_per_u, PIP_REACH * cols_per_u
+    r, c = (ABOVE + 1) * ROWS_PER_U, SIDE * COLS_PER_U
+    dr, dc = PIP_REACH * ROWS_PER_U, PIP_REACH * COLS_PER_U
     rows, cols = slice(round(r - dr), round(r + dr) + 1), slice(round(c - dc), round(c + dc) + 1)
     n = len(patches)
     place = np.asarray(patches, np.float32)[:, :, rows, cols].reshape(n, 3, -1)

@@ -190,11 +190,12 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
 def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.ndarray) -> np.ndarray:
     """A heart is printed red, and a diamond red or (in a four-colour deck) blue. Where the suit
     pip of a patch read as one is neither (:func:`vision.patch.pip_tint`: black, grey or green
-    print), those suits' probabilities are taken from its suit probabilities ``ps`` (in place; ``pr``
-    its ranks', for which readings could be a card at all) and the rest scaled up to
-    sum to 1: the patch reads as the black suit the network thought likelier, and is marked
-    contrary (returned, (N,) bool), so that :func:`_score` holds it in doubt: as a card only where
-    the card's other index agrees. Not in a greyscale photo, where every pip is grey
+    print), the two red suits' probabilities in ``ps`` are set to 0 and the rest scaled up to sum
+    to 1 (in place): the patch reads as the black suit the network found likelier. Such readings
+    are returned ((N,) bool, "contrary"), and :func:`_score` holds them in doubt: a card only where
+    the card's other index agrees. Only readings that could be a card are looked at (a suit and a
+    rank each likelier than none, their product at least ``MIN_EVIDENCE``; ``pr`` holds the ranks'
+    probabilities), and not in a greyscale photo, where every pip is grey
     (:func:`vision.patch.in_colour`).
 
     The network reads colour but leans on shape: a drawn five of diamonds printed black reads as
@@ -211,7 +212,7 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.
     """
     best = ps[:, :-1].max(axis=1)
     red_suits = ((ps[:, :-1].argmax(axis=1)[:, None] == RED_SUITS).any(axis=1) & (best > ps[:, -1])
-                 & (pr[:, :-1].max(axis=1) * best >= MIN_EVIDENCE))  # (the others are no card anyway)
+                 & (pr[:, :-1].max(axis=1) * best >= MIN_EVIDENCE))
     contrary = np.zeros(len(ps), bool)
     if not red_suits.any() or not pyramid.in_colour:
         return contrary

@@ -40,6 +40,10 @@ __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
 IN_DOUBT = THRESHOLD - 0.01  # the most a contrary reading (shape and colour disagree) counts on its own
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
+# a glyph smaller than this (px) is not read: a card 60 px wide, the smallest the reader is for,
+# prints its rank 7-9 px tall, and no glyph under 6 px was read right in the held-out scenes, the
+# real photos or those shrunk to 0.3 (cards 45-55 px); a card back's lattice at 5 px read as a card
+MIN_GLYPH = 6
 MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
 MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
 # a photo smaller than this (its long side) is read enlarged twice: a card in a thumbnail or a small
@@ -176,7 +180,7 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
-        if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s]:
+        if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s] or c.size < MIN_GLYPH:
             continue
         conf_k = float(pr[k, r] * ps[k, s])
         if contrary[k]:  # colour and shape disagree: at most in doubt

@@ -253,3 +253,19 @@ def test_readings_in_several_threads_at_once_are_the_readings_one_at_a_time(make
         t.join()
     assert failed == []
     assert len(seen) == 24 and all(got == alone[k] for k, got in seen)
+
+
+def test_a_glyph_smaller_than_any_card_prints_is_not_read(make_scene):
+    # the same clear index, said to be a glyph under MIN_GLYPH px, is not read (a card back's
+    # lattice at that size read as a ten of diamonds)
+    from dataclasses import replace
+
+    from vision.index import find_indices
+    from vision.patch import Pyramid
+    from vision.reader import MIN_GLYPH, _score
+
+    img = make_scene([("7H", 640, 360, 0)], width=140)
+    read = [s for s in _score(Pyramid(img), find_indices(img)) if s.card == "7H"]
+    assert read
+    tiny = [replace(s.cand, size=MIN_GLYPH - 1) for s in read]
+    assert [s.card for s in _score(Pyramid(img), tiny)] == []

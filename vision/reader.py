@@ -162,7 +162,9 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     """Classify each candidate's upright index patch, cut from the photo's ``pyramid`` (shared by
     the first and second look and the outlines); keep those the network calls a card. With a
     taught deck, a patch close to one of its indices is sharpened toward that card. A card named
-    with doubt (confidence from ``LOOK_CLOSER`` up to the threshold) is looked at again (:func:`_closer`)."""
+    with doubt (confidence from ``LOOK_CLOSER`` up to the threshold) is looked at again (:func:`_closer`).
+    A glyph under ``MIN_GLYPH`` px is not read at all."""
+    cands = [c for c in cands if c.size >= MIN_GLYPH]
     if not cands:
         return []
     x = cut_patches(pyramid, [(c.rank_pos, c.suit_pos) for c in cands])
@@ -180,7 +182,7 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
-        if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s] or c.size < MIN_GLYPH:
+        if pr[k, -1] >= pr[k, r] or ps[k, -1] >= ps[k, s]:
             continue
         conf_k = float(pr[k, r] * ps[k, s])
         if contrary[k]:  # colour and shape disagree: at most in doubt

@@ -430,12 +430,18 @@ def _one_card(group: list[_Scored]) -> list[_Scored]:
     [0.87, 0.83]
     """
     best = max(group, key=lambda s: s.conf)
+    return [s for s in group if s is best or _one_cards_indices(s, best)]
 
-    def same_card(s: _Scored) -> bool:
-        gap = np.hypot(s.cand.center[0] - best.cand.center[0], s.cand.center[1] - best.cand.center[1])
-        return gap < (OTHER_INDEX if _opposite(s, best) else SAME_SIDE) * max(s.cand.size, best.cand.size)
 
-    return [s for s in group if s is best or same_card(s)]
+def _gap(a: _Scored, b: _Scored) -> float:
+    """The distance between two readings' index centres."""
+    return float(np.hypot(a.cand.center[0] - b.cand.center[0], a.cand.center[1] - b.cand.center[1]))
+
+
+def _one_cards_indices(a: _Scored, b: _Scored) -> bool:
+    """Whether two readings can be indices of one card: pointing opposite ways within
+    ``OTHER_INDEX`` glyph sizes, or the same way within ``SAME_SIDE``."""
+    return _gap(a, b) < (OTHER_INDEX if _opposite(a, b) else SAME_SIDE) * max(a.cand.size, b.cand.size)
 
 
 def _combined(group: list[_Scored]) -> float:
@@ -477,13 +483,10 @@ def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]
     """
     read = [g for grp in by_card.values() for g in grp]
 
-    def gap(s: _Scored, g: _Scored) -> float:
-        return float(np.hypot(s.cand.center[0] - g.cand.center[0], s.cand.center[1] - g.cand.center[1]))
-
     def seen_again(s: _Scored) -> bool:
-        return any(gap(s, g) < NEAR_READ * s.cand.size
-                   or (s.contrary and g.card[0] == s.card[0] and _opposite(s, g)
-                       and gap(s, g) < OTHER_INDEX * max(s.cand.size, g.cand.size)) for g in read)
+        return any(_gap(s, g) < NEAR_READ * s.cand.size
+                   or (s.contrary and g.card[0] == s.card[0] and _opposite(s, g) and _one_cards_indices(s, g))
+                   for g in read)
 
     return [s for name, group in groups.items() if name not in by_card for s in group if not seen_again(s)]
 

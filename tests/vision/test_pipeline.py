@@ -209,8 +209,7 @@ def test_a_big_glyph_is_taken_from_a_halving():
     # a card scanned 1100 px wide: its glyphs (about 100 px) are found at the full size too, where
     # the paper level's window is smaller than they are; the candidates come from the halving
     face = procedural_deck(7).render("AS", 1100)
-    img = (face[:, :, :3] * (face[:, :, 3:] / 255) + 255 * (1 - face[:, :, 3:] / 255)).astype(np.uint8)
-    img = cv2.resize(img, (1100, 1540), interpolation=cv2.INTER_AREA)
+    img = cv2.resize(cropped(face), (1100, 1540), interpolation=cv2.INTER_AREA)
     big = [c for c in first_look(img).found if c.size > BIG_GLYPH]
     assert big
     assert all(c.labels[0] >> 24 >= 1000 for c in big)  # the halvings' tags (vision.index.first_look)

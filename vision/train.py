@@ -158,6 +158,10 @@ def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float)
 
 
 STRETCH = (0.7, 1.45)  # how much wider than printed (``fit --stretch``): a crop made square, an oblique view
+# ``fit --elastic``: a smooth random displacement of the patch's pixels (Simard et al. 2003), its
+# knots ELASTIC_KNOTS (rows, columns) over the patch, each moved ELASTIC_PX (standard deviation, patch
+# pixels): a glyph bent as another typeface draws it (a seven's stem curved, a two's bowl wider)
+ELASTIC_KNOTS, ELASTIC_PX = (6, 4), 1.0
 
 
 def _load_part(path: Path) -> dict[str, np.ndarray]:
@@ -171,10 +175,11 @@ def _load_part(path: Path) -> dict[str, np.ndarray]:
 
 
 def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: Path | None = None,
-        lr: float = 3e-3, stretch: float = 0.0) -> int:
+        lr: float = 3e-3, stretch: float = 0.0, elastic: float = 0.0) -> int:
     """Train the network on the patch files ``data`` and export it to ONNX at ``out``; with ``init``,
     go on training a model exported earlier (:func:`_start_from`) rather than starting afresh.
-    ``stretch``: the share of training patches stretched or squeezed across (see ``STRETCH``)."""
+    ``stretch``: the share of training patches stretched or squeezed across (see ``STRETCH``);
+    ``elastic``: the share bent by a smooth random displacement (see ``ELASTIC_PX``)."""
     try:
         import torch
         from torch import nn
@@ -238,6 +243,15 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
                 theta[:, 0, 0] = torch.where(wide, 1 / f, torch.ones(k))
                 theta[:, 1, 1] = 1
                 grid = torch.nn.functional.affine_grid(theta, list(b.shape), align_corners=False)
+                b = torch.nn.functional.grid_sample(b, grid, padding_mode="border", align_corners=False)
+            if elastic:
+                bend = (torch.rand(k, 1, 1, 1, generator=g) < elastic).float()
+                knots = torch.randn(k, 2, *ELASTIC_KNOTS, generator=g) * ELASTIC_PX * bend
+                move = torch.nn.functional.interpolate(knots, size=(PATCH_H, PATCH_W), mode="bicubic",
+                                                       align_corners=True)
+                theta = torch.tensor([[1.0, 0, 0], [0, 1.0, 0]]).expand(k, 2, 3)
+                grid = torch.nn.functional.affine_grid(theta, list(b.shape), align_corners=False)
+                grid = grid + torch.stack([move[:, 0] * (2 / PATCH_W), move[:, 1] * (2 / PATCH_H)], dim=-1)
                 b = torch.nn.functional.grid_sample(b, grid, padding_mode="border", align_corners=False)
             # a pixel of shift either way
             sh = torch.randint(-1, 2, (2,), generator=g)
@@ -361,10 +375,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
     f.add_argument("--stretch", type=float, default=0.0,
                    help="share of patches stretched or squeezed across (0.7-1.45 times), 0 for none")
+    f.add_argument("--elastic", type=float, default=0.0,
+                   help="share of patches bent by a smooth random displacement, 0 for none")
     a = ap.parse_args(argv)
     if a.step == "patches":
         return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio)
-    return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr, a.stretch)
+    return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr, a.stretch, a.elastic)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,10 @@ MAX_CANDIDATES = 1000  # per photo, the least crowded first (bounds the network'
 TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
 MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is texture, not an index
 MAX_PIPS = 3  # a glyph is paired with its nearest few pip-like blobs at most
+# a glyph blob this small (px) may be part of its glyph: on a card under about 90 px wide a rank's
+# thin strokes blur paler than the strict level, and its blob is the glyph's bowl alone (a "6"
+# without its stem), so its pip lies up to PART_REACH blob sizes off, not the 1.6 of a whole glyph
+PART_GLYPH, PART_REACH = 12, 2.5
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
 SECOND_LOOK_MAX = SMALL_GLYPH + 2  # px: the biggest glyph the second look keeps (the first has bigger)
@@ -240,10 +244,11 @@ class Notes:
 
 def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
            max_components: int, notes: Notes | None = None, inner: bool = False,
-           whole: Notes | None = None, gap: Gap | None = None) -> list[Candidate]:
+           whole: Notes | None = None, gap: Gap | None = None, px: float = 1.0) -> list[Candidate]:
     """Glyph/pip pairs among the ink components of one level; ``notes`` takes its tiny blobs (for
     :func:`look_again`), ``whole`` its blobs that may be a whole index (for :func:`look_unread`);
-    with ``gap``, only blobs near clear paper count (:func:`_near_paper`)."""
+    with ``gap``, only blobs near clear paper count (:func:`_near_paper`). ``px``: the photo's
+    pixels per pixel of this map (a glyph's size in the photo decides how far its pip may lie)."""
     n, stats, cents, solid, labels = comps
     if n <= 1:
         return []
@@ -290,7 +295,8 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
         return []
     if len(idx) > max_components:
         idx = idx[np.argsort(-area[idx])[:max_components]]
-    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], solid[1:][idx], idx, tag)
+    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], solid[1:][idx], idx, tag,
+                 PART_GLYPH / px)
     if notes is not None:
         tiny = (size[idx] >= 3) & (size[idx] <= SMALL_GLYPH) & solid[1:][idx]
         # (tiny blobs already paired count too: at this size they often pair wrong)
@@ -307,8 +313,10 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
 
 
 def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx: np.ndarray,
-           tag: int) -> list[Candidate]:
-    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with solid pips below them.
+           tag: int, part: float = PART_GLYPH) -> list[Candidate]:
+    """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with solid pips below them; a
+    glyph up to ``part`` px (:data:`PART_GLYPH` in this map's pixels) with one up to ``PART_REACH``
+    of its sizes off.
 
     Everything asked of two blobs here holds only within 3 glyph sizes (the lattice test is the
     widest), so only those pairs are looked at (:func:`close_pairs`), not every pair of the frame's
@@ -328,7 +336,8 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx:
     within = dist < 3 * s[i]
     i, j, dx, dy, dist = i[within], j[within], dx[within], dy[within], dist[within]
     ratio = s[j] / s[i]
-    pair = (dist > 0.65 * s[i]) & (dist < 1.6 * s[i]) & (ratio > 0.4) & (ratio < 1.4)
+    pair = (dist > 0.65 * s[i]) & (dist < np.where(s[i] <= part, PART_REACH, 1.6) * s[i])
+    pair &= (ratio > 0.4) & (ratio < 1.4)
     pair &= s[i] >= 6  # a rank glyph is at least 6 px
     pair &= solid[j]  # and its pip is solid (a faint blob may be a glyph, not a pip)
     # two of the same pip in a card's body are not a rank over a pip: same box, same ink
@@ -545,7 +554,8 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
                 cv2.resize(lit[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
         found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
                            _half(c.suit_pos, x0, y0), c.labels, c.crowd)
-                 for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None, inner=True)
+                 for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None, inner=True,
+                                px=0.5)
                  if c.size <= 2 * SECOND_LOOK_MAX]  # a bigger glyph: the first look had it
         if found:
             out += _fresh(found, look.found + out)
@@ -820,12 +830,13 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
 
 def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tuple[Level, ...], tag0: int,
           notes: Notes | None, inner: bool = False, whole_from: Notes | None = None,
-          whole_level: int = WHOLE_LEVEL, gap: Gap | None = None) -> list[Candidate]:
+          whole_level: int = WHOLE_LEVEL, gap: Gap | None = None, px: float | None = None) -> list[Candidate]:
     """Candidates from one darkness map (``relative_darkness``'s pair), level by level; ``inner``:
     the map is a cut-out, so blobs touching its edge are left out. ``notes`` (a first look's) takes
     its tiny blobs and, at level ``whole_level``, its blobs that may be a whole index; or
     ``whole_from`` takes those. ``gap``: the photo's distance to clear paper, and how many of the
-    photo's pixels one of this map's is (blobs far from paper are left out)."""
+    photo's pixels one of this map's is (blobs far from paper are left out); ``px``, that scale
+    where no ``gap`` is given (1 by default)."""
     v, lit = dark
     paper = cv2.threshold(v, 120, 1, cv2.THRESH_BINARY)[1]  # 1 where paper (brighter than 120)
     integral = cv2.integral(paper)
@@ -835,7 +846,7 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
         found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components,
                        notes if k < NOTE_LEVELS else None, inner,
                        (whole_from if whole_from is not None else notes) if k == whole_level else None,
-                       gap)
+                       gap, px if px is not None else gap[1] if gap is not None else 1.0)
         if found:
             out += _fresh(found, out)
     return out

@@ -194,6 +194,26 @@ def test_a_faint_glyph_over_a_solid_pip_is_paired():
     assert _pairs_at(img, 70, 40, LEVELS)
 
 
+def test_a_small_glyph_whose_stem_blur_has_paled_is_paired_by_its_bowl(monkeypatch):
+    # a small card's "6" (about 12 px tall) whose thin stem blur has paled past every ink level:
+    # its ink is the bowl alone, 7 px, and the pip lies 2 of those sizes below it, not 1.6
+    import vision.index
+
+    img = np.full((120, 160, 3), 225, np.uint8)
+    cv2.circle(img, (60, 40), 3, (40, 40, 40), -1)  # the bowl
+    cv2.line(img, (58, 37), (63, 29), (190, 190, 190), 1)  # the stem, paler than ink
+    cv2.fillConvexPoly(img, np.int32([[60, 51], [63, 54], [60, 57], [57, 54]]), (40, 40, 40))  # the pip
+
+    def pairs() -> list:
+        return [c for c in find_indices(img)
+                if np.hypot(c.rank_pos[0] - 60, c.rank_pos[1] - 40) < 2
+                and np.hypot(c.suit_pos[0] - 60, c.suit_pos[1] - 54) < 2]
+
+    assert pairs()
+    monkeypatch.setattr(vision.index, "PART_REACH", 1.6)  # a whole glyph's reach: not paired
+    assert not pairs()
+
+
 def test_on_a_weave_of_faint_blobs_only_solid_ink_is_paired():
     from vision.index import MAX_FAINT
 

@@ -519,6 +519,36 @@ def _by_opposite_corners(q: np.ndarray, a: _Scored, b: _Scored, reach: float) ->
     return by_opposite_corners(q, a.cand, b.cand, reach * short)
 
 
+def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]:
+    """The outlines whose ink the cards read so far (``sure``) explain, so that it is not looked at
+    again (:func:`vision.index.look_again`, :func:`vision.index.look_unread`): an outline holding
+    a card read at full size (a glyph over ``SECOND_LOOK_MAX``: the tiny blobs of its picture are
+    its own print, not small cards), or holding both corner indices of one card read, each by a
+    corner of its own, the two corners opposite (a small card: its outline is its own, not two
+    cards side by side, which can make one card-shaped outline too, nor the board they lie on).
+
+    >>> def seen(name, x, y, down, size=8.0):
+    ...     c = Candidate((x, y), down, size, (x, y), (x, y + 1), (1,))
+    ...     return _Scored(c, name, 0.9, np.zeros(0), np.zeros(14), np.zeros(5))
+    >>> card = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], float)
+    >>> pair = np.array([[0, 0], [140, 0], [140, 100], [0, 100]], float)  # it and the card beside it
+    >>> small = [seen("2S", 8, 12, (0, 1)), seen("2S", 62, 88, (0, -1))]
+    >>> [len(q) for q in _explained([card, pair], small)]  # its own outline only
+    [4]
+    >>> len(_explained([pair], [seen("KH", 20, 30, (0, 1), 30)]))  # a card read at full size
+    1
+    """
+    at = inside_all(quads, [s.cand.center for s in sure])
+    out = []
+    for q, here in zip(quads, at, strict=True):
+        held = [s for s, h in zip(sure, here, strict=True) if h]
+        if (any(s.cand.size > SECOND_LOOK_MAX for s in held)
+                or any(a.card == b.card and _by_opposite_corners(q, a, b, 0.5)
+                       for k, a in enumerate(held) for b in held[k + 1:])):
+            out.append(q)
+    return out
+
+
 def _quads(pyramid: Pyramid) -> list[np.ndarray]:
     """Card outlines, found on the half-size image when that is big enough (4x less work)."""
     if min(pyramid.level(0).shape[:2]) < 400:
@@ -593,14 +623,11 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     pyramid = Pyramid(img)  # its halving serves the patches of big indices and the outlines alike
     scored = _score(pyramid, look.found, deck)
     quads = _quads(pyramid) if scored else []
-    # tiny blobs inside a card read at its full size are its own print, not small cards
     sure = [s for s in _suppress(scored) if s.conf >= THRESHOLD]
-    read = [s for s in sure if s.cand.size > SECOND_LOOK_MAX]
-    explained = [q for q, here in zip(quads, inside_all(quads, [s.cand.center for s in read]), strict=True)
-                 if here.any()]
+    explained = _explained(quads, sure)
     # (the palest level only where no card at all was read: on a frame of small cards it cost 7 ms)
     again = _score(pyramid, look_again(look, explained=explained)
-                   + look_unread(look, explained, [s.cand.rank_pos for s in read], pale=not sure), deck)
+                   + look_unread(look, explained, [s.cand.rank_pos for s in sure], pale=not sure), deck)
     if again and not quads:
         quads = _quads(pyramid)
     # off-scale readings go before one reading per index is chosen: a confident misreading of part

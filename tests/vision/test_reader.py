@@ -269,3 +269,26 @@ def test_a_glyph_smaller_than_any_card_prints_is_not_read(make_scene):
     assert read
     tiny = [replace(s.cand, size=MIN_GLYPH - 1) for s in read]
     assert [s.card for s in _score(Pyramid(img), tiny)] == []
+
+
+def test_a_small_card_read_by_both_corners_is_not_searched_again(make_scene, monkeypatch):
+    # cards 90 px wide print glyphs of 6-8 px, under the second look's size: once such a card is
+    # read by both its corner indices, its outline is its own and its ink is explained; the levels
+    # that look where ink is unexplained (vision.index.look_unread) skip it
+    from vision.quads import inside
+
+    layout = [("5H", 300, 250, 10), ("9S", 700, 300, -20), ("QD", 1000, 480, 95), ("3C", 420, 520, 200)]
+    img = make_scene(layout, width=90)
+    explained: list[list[np.ndarray]] = []
+    look_unread = reader.look_unread
+
+    def spy(look, outlines=(), *args, **kwargs):
+        explained.append(list(outlines))
+        return look_unread(look, outlines, *args, **kwargs)
+
+    monkeypatch.setattr(reader, "look_unread", spy)
+    reading = read_cards(img)
+    both = [c for c in reading.cards if len(c.indices) == 2]
+    assert len(both) >= 3 and all(i.size <= index.SECOND_LOOK_MAX for c in both for i in c.indices)
+    skipped = [c.card for c in both if any(inside(q, c.center) for q in explained[-1])]
+    assert len(skipped) >= 3, skipped  # (a card whose second index only the second look reads is not)

@@ -67,6 +67,18 @@ def frame(seed: int, n: int = 12, table: str | None = None) -> tuple[np.ndarray,
     return finish(img, rng), names
 
 
+def small_frame(seed: int, width: int = 72) -> tuple[np.ndarray, list[str]]:
+    """:func:`frame` with cards ``width`` px wide (72: near the smallest the reader is for, their
+    glyphs 6-10 px), on random tables (their own draw: ``300 + seed``)."""
+    rng, deck, img, names = dealt(seed, 300 + seed, 12)
+    for k, name in enumerate(names):
+        x = 110 + (k % 6) * 210 + rng.uniform(-20, 20)
+        y = 190 + (k // 6) * 340 + rng.uniform(-20, 20)
+        place(img, deck.render(name, 280), (x, y), width, float(rng.uniform(-30, 30) + 180 * (k % 2)), rng,
+              tilt=0.04)
+    return finish(img, rng), names
+
+
 def table_frame(seed: int) -> tuple[np.ndarray, list[str]]:
     """A 1280x720 cribbage table as the camera sees it during a game, 12 cards 120 px wide of a
     held-out deck: each player's cards played in an overlapping row (4 and 3, each card covering
@@ -105,6 +117,10 @@ def main() -> int:
     times, cpu, readings = timed([img for img, _names in tables])
     print(f"1280x720 cribbage table (rows of cards played, a hand spread, the starter), 12 cards 120 px: "
           f"{figures(times, cpu)}; {read_right(readings, tables)}")
+    small = [small_frame(seed) for seed in range(8)]
+    times, cpu, readings = timed([img for img, _names in small])
+    print(f"1280x720 frame, 12 small cards 72 px wide of held-out decks: {figures(times, cpu)}; "
+          f"{read_right(readings, small)}")
     woven = [frame(seed, table="denim") for seed in range(5)]
     times, cpu, readings = timed([img for img, _names in woven])
     print(f"1280x720 frame, 12 cards 140 px on denim (a rough weave: the worst table drawn here): "

@@ -113,6 +113,13 @@ MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at mos
 # paper, at most 2.7 glyph sizes (a 6-px glyph); readings change first with PAPER_NEAR at 32 px. The
 # grainy branch keeps a dim card under heavy noise (a real photo with noise of sigma 25 at 0.4 of
 # its size: no 3x3 square of its paper is clear, its 5x5 spread is 0.074 of its level)
+# and a card's paper is near grey under any light the camera balances: saturated ((max - min) / max
+# of its channels) no more than PAPER_GREY. The 2,739 indices read in the held-out scenes and the
+# real photos have paper round them at 0.36 at most (the 10th percentile of the bright pixels round
+# each; tinted lights), 0.28 for 99 in 100 of them; a pink gingham's pale checks are 0.58 or more,
+# and without this they passed for paper: 300 candidates on a frame of small cards, most of them
+# the cloth's dark checks anywhere on the table, 150 with it
+PAPER_GREY = 0.5
 PAPER_CLEAR = 160
 PAPER_BRIGHT = 120
 PAPER_EVEN, EVEN_FROM, EVEN_MAX, GRAINY = 3.0, 5.0, 0.1, 0.012
@@ -434,12 +441,14 @@ class Look:
     bgr: np.ndarray | None = None  # the photo
 
 
-def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def paper_gap(dark: tuple[np.ndarray, np.ndarray], bgr: np.ndarray | None = None) -> np.ndarray:
     """How far (in pixels of a quarter-size map) each place is from clear paper: at the half-size
     darkness map, a 3x3 square (6x6 of the photo) all brighter than ``PAPER_CLEAR`` and lit; or,
     where noise leaves no such square, a 5x5 one bright and about as even as the photo's brightest
-    places are (``PAPER_EVEN``). A card shows clear paper round its indices even in a tight row; a
-    cloth's weave, whose bright threads may pass for paper, does not.
+    places are (``PAPER_EVEN``). With the photo (``bgr``), paper is also near grey: saturated no
+    more than ``PAPER_GREY``. A card shows clear paper round its indices even in a tight row; a
+    cloth's weave, whose bright threads may pass for paper, does not, nor does a coloured cloth's
+    pale check.
 
     >>> import numpy as np
     >>> img = np.full((200, 200, 3), 230, np.uint8)
@@ -450,12 +459,22 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     >>> grainy = np.clip(img + np.random.default_rng(1).normal(0, 25, img.shape), 0, 255).astype(np.uint8)
     >>> int(paper_gap(relative_darkness(grainy))[12, 5])  # grainy paper is still paper
     0
+    >>> pink = np.full((200, 200, 3), (200, 110, 240), np.uint8)  # a gingham's pale check
+    >>> dark = relative_darkness(pink)
+    >>> int(paper_gap(dark)[25, 25]), int(paper_gap(dark, pink)[25, 25]) > 10  # bright, but not grey
+    (0, True)
     """
     v, lit = dark
     h, w = v.shape
     size = ((w + 1) // 2, (h + 1) // 2)
     half = cv2.resize(v, size, interpolation=cv2.INTER_AREA)
     lit = cv2.resize(lit, size, interpolation=cv2.INTER_NEAREST)
+    if bgr is not None:
+        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+        b, g, r = cv2.split(small)
+        hi, lo = cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+        grey = cv2.compare(cv2.subtract(hi, lo), cv2.multiply(hi, PAPER_GREY, dtype=cv2.CV_8U), cv2.CMP_LE)
+        lit = cv2.bitwise_and(lit, grey)
     sharp = cv2.bitwise_and(cv2.compare(half, PAPER_CLEAR, cv2.CMP_GT), lit)
     sharp = cv2.erode(sharp, np.ones((3, 3), np.uint8))
     # or even: on a dim, grainy photo no 3x3 square of paper is all that bright. Its grain: how much
@@ -515,7 +534,7 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
     glyphs too big for the paper estimate's window (close-ups, tight crops)."""
     notes = Notes([])
     dark = relative_darkness(bgr)
-    gap = paper_gap(dark)
+    gap = paper_gap(dark, bgr)
     near = cv2.resize(cv2.compare(gap, PAPER_NEAR / GAP_SCALE, cv2.CMP_LE), dark[1].shape[::-1],
                       interpolation=cv2.INTER_NEAREST)
     dark = (dark[0], cv2.bitwise_and(dark[1], near))  # ink far from any paper is no card's

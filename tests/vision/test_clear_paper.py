@@ -2,7 +2,7 @@
 pair of jeans beside the cards, a rough tablecloth): the weave's dark spots are the size of a small
 card's print and its bright threads pass for paper, but it has no clear paper, so it offers the
 network nothing, and every card is still read. And a dim, grainy photo's paper is still clear
-paper."""
+paper, and a coloured cloth's pale checks are not paper at all."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 
 import vision.index as index
 from vision.reader import read_cards
-from vision.synth.compose import drawn_table, mild, table_image
+from vision.synth.compose import drawn_table, mild, place, table_image
+from vision.synth.decks import procedural_deck
 
 NAMES = ["5H", "JD", "9S", "AC", "QH", "7C", "3D", "KS", "TH", "2S", "8D", "6C"]
 
@@ -37,7 +38,7 @@ def test_bare_denim_offers_the_network_nothing(seed):
 
 def test_without_clear_paper_the_weave_would_be_hundreds_of_candidates(monkeypatch):
     # the same frame as if every place were clear paper: what the network had to read before
-    def everywhere(dark):
+    def everywhere(dark, bgr=None):
         h, w = dark[0].shape
         return np.zeros(((h + 3) // 4, (w + 3) // 4), np.float32)  # no place is any distance from paper
 
@@ -79,3 +80,25 @@ def test_without_the_grainy_rule_a_dim_grainy_photo_had_no_clear_paper(monkeypat
     monkeypatch.setattr(index, "EVEN_MAX", 0.0)
     img, _names = grainy(0)
     assert read_cards(img).cards == []
+
+
+def gingham(cards: list[str], width: int) -> np.ndarray:
+    """A 1280x720 pink gingham (checks of 40 px: pale where no band crosses, deep where two do)
+    with ``cards`` of drawn style 7 lying loose on it, ``width`` px wide."""
+    band = (np.arange(1280) // 40 % 2)[None, :] + (np.arange(720) // 40 % 2)[:, None]
+    img = np.array([(190, 100, 240), (150, 60, 200), (90, 20, 130)], np.uint8)[band]  # BGR
+    rng = np.random.default_rng(5)
+    for k, name in enumerate(cards):
+        place(img, procedural_deck(7).render(name, 2 * width), (160 + 190 * k, 250 + 220 * (k % 2)), width,
+              20 * (k % 3) - 20, rng, tilt=0.03)
+    return mild(img, rng)
+
+
+def test_a_coloured_cloths_pale_checks_are_not_paper(monkeypatch):
+    # the pale checks are bright and even, as paper is, but pink: saturated past PAPER_GREY
+    img = gingham(NAMES[:6], 90)
+    r = read_cards(img)
+    assert sorted(c.card for c in r.cards) == sorted(NAMES[:6])
+    near_cards = candidates(img)
+    monkeypatch.setattr(index, "PAPER_GREY", 1.0)  # any colour is paper: the dark checks are ink on it
+    assert candidates(img) > 2 * near_cards

@@ -56,27 +56,23 @@ def dealt(seed: int, rng_seed: int, n: int,
     return rng, decks[seed % len(decks)], img, [str(x) for x in rng.choice(CARDS, size=n, replace=False)]
 
 
-def frame(seed: int, n: int = 12, table: str | None = None) -> tuple[np.ndarray, list[str]]:
-    """A 1280x720 table with ``n`` cards, 140 px wide, in two rows of loose cards (:func:`dealt`)."""
-    rng, deck, img, names = dealt(seed, seed, n, table)
-    for k, name in enumerate(names):
-        x = 110 + (k % 6) * 210 + rng.uniform(-20, 20)
-        y = 190 + (k // 6) * 340 + rng.uniform(-20, 20)
-        place(img, deck.render(name, 280), (x, y), 140, float(rng.uniform(-30, 30) + 180 * (k % 2)), rng,
-              tilt=0.04)
-    return finish(img, rng), names
-
-
-def small_frame(seed: int, width: int = 72) -> tuple[np.ndarray, list[str]]:
-    """:func:`frame` with cards ``width`` px wide (72: near the smallest the reader is for, their
-    glyphs 6-10 px), on random tables (their own draw: ``300 + seed``)."""
-    rng, deck, img, names = dealt(seed, 300 + seed, 12)
+def frame(seed: int, n: int = 12, table: str | None = None, width: int = 140,
+          draw: int | None = None) -> tuple[np.ndarray, list[str]]:
+    """A 1280x720 table with ``n`` cards, ``width`` px wide, in two rows of loose cards
+    (:func:`dealt`; ``draw``: its random source's seed, ``seed`` by default)."""
+    rng, deck, img, names = dealt(seed, seed if draw is None else draw, n, table)
     for k, name in enumerate(names):
         x = 110 + (k % 6) * 210 + rng.uniform(-20, 20)
         y = 190 + (k // 6) * 340 + rng.uniform(-20, 20)
         place(img, deck.render(name, 280), (x, y), width, float(rng.uniform(-30, 30) + 180 * (k % 2)), rng,
               tilt=0.04)
     return finish(img, rng), names
+
+
+def small_frame(seed: int) -> tuple[np.ndarray, list[str]]:
+    """:func:`frame` with cards 72 px wide (near the smallest the reader is for: glyphs of 6-10 px),
+    on tables of their own draw (``300 + seed``)."""
+    return frame(seed, width=72, draw=300 + seed)
 
 
 def table_frame(seed: int) -> tuple[np.ndarray, list[str]]:

@@ -439,14 +439,37 @@ class Look:
     small: np.ndarray  # (N, 2) x, y
     whole: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # Notes.whole
     bgr: np.ndarray | None = None  # the photo
+    grey: np.ndarray | None = None  # where the photo is grey enough to be paper (:func:`grey_paper`)
 
 
-def paper_gap(dark: tuple[np.ndarray, np.ndarray], bgr: np.ndarray | None = None) -> np.ndarray:
+def grey_paper(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Where the photo, resized to ``size`` (width, height), is grey enough to be a card's paper:
+    saturated ((max - min) / max of its channels) no more than ``PAPER_GREY`` (255 there, else 0).
+
+    >>> import numpy as np
+    >>> img = np.full((40, 80, 3), 230, np.uint8); img[:, 40:] = (200, 110, 240)  # white | pink
+    >>> grey_paper(img, (4, 2)).tolist()
+    [[255, 255, 0, 0], [255, 255, 0, 0]]
+    """
+    small = bgr if bgr.shape[1::-1] == size else cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+    b, g, r = cv2.split(small)
+    hi, lo = cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+    return cv2.compare(cv2.subtract(hi, lo), cv2.multiply(hi, PAPER_GREY, dtype=cv2.CV_8U), cv2.CMP_LE)
+
+
+def _sized(mask: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray | None:
+    """A mask resized (nearest) to an image of ``shape``, if it is not that size already."""
+    if mask is None or mask.shape[:2] == shape[:2]:
+        return mask
+    return cv2.resize(mask, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
+
+
+def paper_gap(dark: tuple[np.ndarray, np.ndarray], grey: np.ndarray | None = None) -> np.ndarray:
     """How far (in pixels of a quarter-size map) each place is from clear paper: at the half-size
     darkness map, a 3x3 square (6x6 of the photo) all brighter than ``PAPER_CLEAR`` and lit; or,
     where noise leaves no such square, a 5x5 one bright and about as even as the photo's brightest
-    places are (``PAPER_EVEN``). With the photo (``bgr``), paper is also near grey: saturated no
-    more than ``PAPER_GREY``. A card shows clear paper round its indices even in a tight row; a
+    places are (``PAPER_EVEN``). With ``grey`` (:func:`grey_paper`), paper is also near grey:
+    saturated no more than ``PAPER_GREY``. A card shows clear paper round its indices even in a tight row; a
     cloth's weave, whose bright threads may pass for paper, does not, nor does a coloured cloth's
     pale check.
 
@@ -461,7 +484,8 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray], bgr: np.ndarray | None = None
     0
     >>> pink = np.full((200, 200, 3), (200, 110, 240), np.uint8)  # a gingham's pale check
     >>> dark = relative_darkness(pink)
-    >>> int(paper_gap(dark)[25, 25]), int(paper_gap(dark, pink)[25, 25]) > 10  # bright, but not grey
+    >>> grey = grey_paper(pink, (100, 100))
+    >>> int(paper_gap(dark)[25, 25]), int(paper_gap(dark, grey)[25, 25]) > 10  # bright, but not grey
     (0, True)
     """
     v, lit = dark
@@ -469,12 +493,8 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray], bgr: np.ndarray | None = None
     size = ((w + 1) // 2, (h + 1) // 2)
     half = cv2.resize(v, size, interpolation=cv2.INTER_AREA)
     lit = cv2.resize(lit, size, interpolation=cv2.INTER_NEAREST)
-    if bgr is not None:
-        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
-        b, g, r = cv2.split(small)
-        hi, lo = cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
-        grey = cv2.compare(cv2.subtract(hi, lo), cv2.multiply(hi, PAPER_GREY, dtype=cv2.CV_8U), cv2.CMP_LE)
-        lit = cv2.bitwise_and(lit, grey)
+    if grey is not None:
+        lit = cv2.bitwise_and(lit, _sized(grey, half.shape))
     sharp = cv2.bitwise_and(cv2.compare(half, PAPER_CLEAR, cv2.CMP_GT), lit)
     sharp = cv2.erode(sharp, np.ones((3, 3), np.uint8))
     # or even: on a dim, grainy photo no 3x3 square of paper is all that bright. Its grain: how much
@@ -534,23 +554,27 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
     glyphs too big for the paper estimate's window (close-ups, tight crops)."""
     notes = Notes([])
     dark = relative_darkness(bgr)
-    gap = paper_gap(dark, bgr)
+    h, w = bgr.shape[:2]
+    grey = grey_paper(bgr, ((w + 1) // 2, (h + 1) // 2))  # (at half size: a quarter of the work)
+    gap = paper_gap(dark, grey)
     near = cv2.resize(cv2.compare(gap, PAPER_NEAR / GAP_SCALE, cv2.CMP_LE), dark[1].shape[::-1],
                       interpolation=cv2.INTER_NEAREST)
     dark = (dark[0], cv2.bitwise_and(dark[1], near))  # ink far from any paper is no card's
-    out = _find(dark, max_components, levels, 0, notes, gap=(gap, 1.0))
+    grey = _sized(grey, dark[0].shape)
+    out = _find(dark, max_components, levels, 0, notes, gap=(gap, 1.0), grey=grey)
     # big glyphs (a close-up or a tight crop of one card) are looked for on halvings of the photo
     img, k = bgr, 0
     halving_levels = tuple(dict.fromkeys((*levels, THIN)))
     while min(img.shape[:2]) >= COARSE_MIN and k < 2:
         img, k = cv2.pyrDown(img), k + 1
         f = 2.0**k
-        found = _find(relative_darkness(img), max_components, halving_levels, 1000 * k, None, gap=(gap, f))
+        found = _find(relative_darkness(img), max_components, halving_levels, 1000 * k, None, gap=(gap, f),
+                      grey=_sized(grey, img.shape))
         back = [_scaled_up(c, f) for c in found if c.size * f > BIG_GLYPH]
         if back:  # a big glyph is taken from the halving, though the full size found it too
             out = _fresh(out, back) + back
     return Look(_least_crowded(out), dark, gap,
-                np.concatenate(notes.small) if notes.small else np.zeros((0, 2)), notes.whole, bgr)
+                np.concatenate(notes.small) if notes.small else np.zeros((0, 2)), notes.whole, bgr, grey)
 
 
 def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...] = LEVELS,
@@ -571,10 +595,11 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
         # the darkness map enlarged, rather than the photo: the paper level is smooth anyway
         crop = (cv2.resize(v[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR),
                 cv2.resize(lit[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+        grey = None if look.grey is None else _sized(look.grey[y0:y1, x0:x1], crop[0].shape)
         found = [Candidate(_half(c.center, x0, y0), c.down, c.size / 2, _half(c.rank_pos, x0, y0),
                            _half(c.suit_pos, x0, y0), c.labels, c.crowd)
                  for c in _find(crop, max_components, levels[:TILE_LEVELS], t * len(levels), None, inner=True,
-                                px=0.5)
+                                px=0.5, grey=grey)
                  if c.size <= 2 * SECOND_LOOK_MAX]  # a bigger glyph: the first look had it
         if found:
             out += _fresh(found, look.found + out)
@@ -630,8 +655,9 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
         for q in explained:  # one by one: fillPoly fills where outlines overlap an even number of times
             cv2.fillConvexPoly(lit, np.round(q).reshape(-1, 1, 2).astype(np.int32), 0)
     gap = (look.gap, 1.0)
-    found = _find((v, lit), max_components, (STRICT,), UNREAD_TAG, None, gap=gap)
-    found += _fresh(_find((v, lit), max_components, (THIN,), UNREAD_TAG + 3, None, gap=gap), found)
+    found = _find((v, lit), max_components, (STRICT,), UNREAD_TAG, None, gap=gap, grey=look.grey)
+    found += _fresh(_find((v, lit), max_components, (THIN,), UNREAD_TAG + 3, None, gap=gap, grey=look.grey),
+                    found)
     # the faintest level on the half-size map: a quarter of the work (on a textured table half the
     # photo can be that faint), and a blurred rank is still a rank at half size
     h, w = v.shape
@@ -639,11 +665,12 @@ def look_unread(look: Look, explained: Sequence[np.ndarray] = (),
             cv2.resize(lit, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_NEAREST))
     notes = Notes([])
     gap2 = (look.gap, 2.0)
+    grey = _sized(look.grey, half[0].shape)
     faint = [_scaled_up(c, 2) for c in _find(half, max_components, (FAINT,), UNREAD_TAG + 1, None,
-                                             whole_from=notes, whole_level=0, gap=gap2)]
+                                             whole_from=notes, whole_level=0, gap=gap2, grey=grey)]
     found += _fresh(faint, found)
     if pale:  # nothing read yet: print as pale as a veil of glare leaves it (half size too)
-        pale = _find(half, max_components, (PALE,), UNREAD_TAG + 4, None, gap=gap2)
+        pale = _find(half, max_components, (PALE,), UNREAD_TAG + 4, None, gap=gap2, grey=grey)
         found += _fresh([_scaled_up(c, 2) for c in pale], found)
     # small indices that are one blob: at the loose level, and (a paler, blurred rank) at the faintest
     whole = _whole_indices(look, explained, read_at)
@@ -849,15 +876,20 @@ def _small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int,
 
 def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tuple[Level, ...], tag0: int,
           notes: Notes | None, inner: bool = False, whole_from: Notes | None = None,
-          whole_level: int = WHOLE_LEVEL, gap: Gap | None = None, px: float | None = None) -> list[Candidate]:
+          whole_level: int = WHOLE_LEVEL, gap: Gap | None = None, px: float | None = None,
+          grey: np.ndarray | None = None) -> list[Candidate]:
     """Candidates from one darkness map (``relative_darkness``'s pair), level by level; ``inner``:
     the map is a cut-out, so blobs touching its edge are left out. ``notes`` (a first look's) takes
     its tiny blobs and, at level ``whole_level``, its blobs that may be a whole index; or
     ``whole_from`` takes those. ``gap``: the photo's distance to clear paper, and how many of the
     photo's pixels one of this map's is (blobs far from paper are left out); ``px``, that scale
-    where no ``gap`` is given (1 by default)."""
+    where no ``gap`` is given (1 by default). ``grey`` (:func:`grey_paper`, this map's size): where
+    the paper that must ring ink can be (a coloured cloth's pale threads do not ring a blob of its
+    weave as a card's paper rings its print)."""
     v, lit = dark
     paper = cv2.threshold(v, 120, 1, cv2.THRESH_BINARY)[1]  # 1 where paper (brighter than 120)
+    if grey is not None:
+        paper = cv2.min(paper, grey)
     integral = cv2.integral(paper)
     out: list[Candidate] = []
     for k, level in enumerate(levels):

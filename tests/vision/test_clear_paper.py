@@ -36,14 +36,24 @@ def test_bare_denim_offers_the_network_nothing(seed):
     assert read_cards(img).cards == []
 
 
-def test_without_clear_paper_the_weave_would_be_hundreds_of_candidates(monkeypatch):
-    # the same frame as if every place were clear paper: what the network had to read before
-    def everywhere(dark, bgr=None):
-        h, w = dark[0].shape
-        return np.zeros(((h + 3) // 4, (w + 3) // 4), np.float32)  # no place is any distance from paper
+def everywhere(dark: tuple[np.ndarray, np.ndarray], grey: np.ndarray | None = None) -> np.ndarray:
+    """:func:`vision.index.paper_gap` as if every place were clear paper."""
+    h, w = dark[0].shape
+    return np.zeros(((h + 3) // 4, (w + 3) // 4), np.float32)  # no place is any distance from paper
 
+
+def test_without_clear_paper_the_weave_would_be_hundreds_of_candidates(monkeypatch):
+    # the same frame as if every place were clear paper, of any colour: what the network had to read
     monkeypatch.setattr(index, "paper_gap", everywhere)
+    monkeypatch.setattr(index, "PAPER_GREY", 1.0)
     assert candidates(woven(0)) > 300
+
+
+def test_the_weaves_blue_threads_do_not_ring_its_spots_as_paper(monkeypatch):
+    # clear paper everywhere, but ink must still be ringed by paper, and paper is grey: the weave's
+    # pale threads are blue
+    monkeypatch.setattr(index, "paper_gap", everywhere)
+    assert candidates(woven(0)) < 10
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -120,6 +120,9 @@ MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at mos
 # and without this they passed for paper: 300 candidates on a frame of small cards, most of them
 # the cloth's dark checks anywhere on the table, 150 with it
 PAPER_GREY = 0.5
+# the photo's white (vision.index.photo_white): its WHITE_TOP percent brightest places in their
+# darkest channel
+WHITE_TOP = 1.0
 PAPER_CLEAR = 160
 PAPER_BRIGHT = 120
 PAPER_EVEN, EVEN_FROM, EVEN_MAX, GRAINY = 3.0, 5.0, 0.1, 0.012
@@ -444,17 +447,44 @@ class Look:
 
 def grey_paper(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """Where the photo, resized to ``size`` (width, height), is grey enough to be a card's paper:
-    saturated ((max - min) / max of its channels) no more than ``PAPER_GREY`` (255 there, else 0).
+    saturated ((max - min) / max of its channels) no more than ``PAPER_GREY`` (255 there, else 0),
+    once balanced on its own white (:func:`photo_white`), so that paper under a lamp's warm light,
+    which the camera has not balanced, is grey again.
 
     >>> import numpy as np
     >>> img = np.full((40, 80, 3), 230, np.uint8); img[:, 40:] = (200, 110, 240)  # white | pink
     >>> grey_paper(img, (4, 2)).tolist()
     [[255, 255, 0, 0], [255, 255, 0, 0]]
+    >>> warm = (img * np.array([0.55, 0.8, 1.0])).astype(np.uint8)  # a tungsten lamp, not balanced
+    >>> grey_paper(warm, (4, 2)).tolist()
+    [[255, 255, 0, 0], [255, 255, 0, 0]]
     """
     small = bgr if bgr.shape[1::-1] == size else cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+    white = photo_white(small)
+    small = cv2.multiply(small, (*(float(v) for v in white.max() / white), 0.0), dtype=cv2.CV_8U)
     b, g, r = cv2.split(small)
     hi, lo = cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
     return cv2.compare(cv2.subtract(hi, lo), cv2.multiply(hi, PAPER_GREY, dtype=cv2.CV_8U), cv2.CMP_LE)
+
+
+def photo_white(bgr: np.ndarray) -> np.ndarray:
+    """The colour of the photo's white (B, G, R): the mean of its places brightest in their darkest
+    channel (the top ``WHITE_TOP`` percent), which are a card's paper wherever a card lies. Under a
+    warm lamp the camera has not balanced, paper is orange, and this is that orange.
+
+    >>> import numpy as np
+    >>> img = np.full((20, 20, 3), (60, 120, 40), np.uint8); img[5:15, 5:15] = (130, 190, 240)
+    >>> photo_white(img).round().tolist()  # a card under a warm lamp on green felt
+    [130.0, 190.0, 240.0]
+    """
+    px = np.ascontiguousarray(bgr[::2, ::2])
+    b, g, r = cv2.split(px)
+    low = cv2.min(cv2.min(b, g), r)
+    # the level above which WHITE_TOP percent of the places are (from the top of their histogram)
+    counts = np.bincount(low.ravel(), minlength=256)[::-1].cumsum()
+    level = 255 - int(np.searchsorted(counts, max(1.0, low.size * WHITE_TOP / 100)))
+    white = cv2.mean(px, cv2.compare(low, level, cv2.CMP_GE))[:3]
+    return np.maximum(np.array(white), 1.0)
 
 
 def _sized(mask: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -482,10 +512,10 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray], grey: np.ndarray | None = Non
     >>> grainy = np.clip(img + np.random.default_rng(1).normal(0, 25, img.shape), 0, 255).astype(np.uint8)
     >>> int(paper_gap(relative_darkness(grainy))[12, 5])  # grainy paper is still paper
     0
-    >>> pink = np.full((200, 200, 3), (200, 110, 240), np.uint8)  # a gingham's pale check
-    >>> dark = relative_darkness(pink)
-    >>> grey = grey_paper(pink, (100, 100))
-    >>> int(paper_gap(dark)[25, 25]), int(paper_gap(dark, grey)[25, 25]) > 10  # bright, but not grey
+    >>> pink = np.full((200, 200, 3), (200, 110, 240), np.uint8)  # a gingham's pale check...
+    >>> pink[:, :40] = 235  # ...beside a card
+    >>> dark, grey = relative_darkness(pink), grey_paper(pink, (100, 100))
+    >>> int(paper_gap(dark)[25, 40]), int(paper_gap(dark, grey)[25, 40]) > 10  # bright, but not grey
     (0, True)
     """
     v, lit = dark

@@ -50,10 +50,19 @@ def test_without_clear_paper_the_weave_would_be_hundreds_of_candidates(monkeypat
 
 
 def test_the_weaves_blue_threads_do_not_ring_its_spots_as_paper(monkeypatch):
-    # clear paper everywhere, but ink must still be ringed by paper, and paper is grey: the weave's
-    # pale threads are blue
+    # clear paper everywhere, but ink must still be ringed by paper, and paper is grey (balanced
+    # on the photo's white, the card's): the weave's pale threads are blue
+    img = drawn_table([("5H", 640, 360, 10)], width=130, seed=0, table="denim")
+
+    def on_the_weave() -> int:
+        look = index.first_look(img)
+        found = look.found + index.look_again(look) + index.look_unread(look)
+        return sum(np.hypot(c.center[0] - 640, c.center[1] - 360) > 150 for c in found)
+
     monkeypatch.setattr(index, "paper_gap", everywhere)
-    assert candidates(woven(0)) < 10
+    assert on_the_weave() < 10
+    monkeypatch.setattr(index, "PAPER_GREY", 1.0)
+    assert on_the_weave() > 100
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -112,3 +121,14 @@ def test_a_coloured_cloths_pale_checks_are_not_paper(monkeypatch):
     near_cards = candidates(img)
     monkeypatch.setattr(index, "PAPER_GREY", 1.0)  # any colour is paper: the dark checks are ink on it
     assert candidates(img) > 2 * near_cards
+
+
+def test_cards_under_a_lamp_the_camera_has_not_balanced_are_read(monkeypatch):
+    # a tungsten bulb seen with daylight balance: the paper orange, saturated 0.58. Balanced on the
+    # photo's own white (its brightest paper), it is grey again; the clear-paper test sees paper
+    layout = [("5H", 300, 250, 10), ("9S", 700, 300, -20), ("QD", 1000, 480, 95), ("3C", 420, 520, 200)]
+    img = drawn_table(layout, width=130, table="wood_light")
+    warm = np.clip(img * np.array([0.42, 0.7, 1.0]), 0, 255).astype(np.uint8)  # BGR
+    assert sorted(c.card for c in read_cards(warm).cards) == sorted(n for n, *_ in layout)
+    monkeypatch.setattr(index, "photo_white", lambda bgr: np.array([255.0, 255.0, 255.0]))  # not balanced
+    assert read_cards(warm).cards == []

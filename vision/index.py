@@ -113,8 +113,9 @@ MAX_SMALL_PER_TILE = 12  # a small card puts a dozen tiny blobs in a tile at mos
 # paper, at most 2.7 glyph sizes (a 6-px glyph); readings change first with PAPER_NEAR at 32 px. The
 # grainy branch keeps a dim card under heavy noise (a real photo with noise of sigma 25 at 0.4 of
 # its size: no 3x3 square of its paper is clear, its 5x5 spread is 0.074 of its level)
-# and a card's paper is near grey under any light the camera balances: saturated ((max - min) / max
-# of its channels) no more than PAPER_GREY. The 2,739 indices read in the held-out scenes and the
+# and a card's paper is near grey once the photo is balanced on its own white (:func:`photo_white`:
+# a lamp the camera has not balanced leaves paper orange): saturated ((max - min) / max of its
+# channels) no more than PAPER_GREY. The 2,739 indices read in the held-out scenes and the
 # real photos have paper round them at 0.36 at most (the 10th percentile of the bright pixels round
 # each; tinted lights), 0.28 for 99 in 100 of them; a pink gingham's pale checks are 0.58 or more,
 # and without this they passed for paper: 300 candidates on a frame of small cards, most of them

@@ -80,9 +80,10 @@ MAX_CANDIDATES = 1000  # per photo, the least crowded first (bounds the network'
 TWIN_AREA = 0.08  # blobs whose boxes match to a pixel and areas to this fraction are twins
 MAX_CROWD = 7  # a glyph with more neighbours than this (within 1.5 sizes) is texture, not an index
 MAX_PIPS = 3  # a glyph is paired with its nearest few pip-like blobs at most
-# a glyph blob this small (px) may be part of its glyph: on a card under about 90 px wide a rank's
-# thin strokes blur paler than the strict level, and its blob is the glyph's bowl alone (a "6"
-# without its stem), so its pip lies up to PART_REACH blob sizes off, not the 1.6 of a whole glyph
+# a glyph blob this small (px) at a strict level may be part of its glyph: on a card under about 90
+# px wide a rank's thin strokes blur paler than the strict level, and its blob is the glyph's bowl
+# alone (a "6" without its stem), so its pip lies up to PART_REACH blob sizes off, not the 1.6 of a
+# whole glyph (at the looser levels the strokes are ink: there it would only pair more texture)
 PART_GLYPH, PART_REACH = 12, 2.5
 MAX_LATTICE = 14  # nor one with more blobs of its own size than this within 3 sizes (a card back)
 SMALL_GLYPH = 10  # glyphs up to this size (px) are looked for again at twice the size
@@ -255,11 +256,11 @@ class Notes:
 
 def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
            max_components: int, notes: Notes | None = None, inner: bool = False,
-           whole: Notes | None = None, gap: Gap | None = None, px: float = 1.0) -> list[Candidate]:
+           whole: Notes | None = None, gap: Gap | None = None, part: float = 0.0) -> list[Candidate]:
     """Glyph/pip pairs among the ink components of one level; ``notes`` takes its tiny blobs (for
     :func:`look_again`), ``whole`` its blobs that may be a whole index (for :func:`look_unread`);
-    with ``gap``, only blobs near clear paper count (:func:`_near_paper`). ``px``: the photo's
-    pixels per pixel of this map (a glyph's size in the photo decides how far its pip may lie)."""
+    with ``gap``, only blobs near clear paper count (:func:`_near_paper`). ``part``: glyph blobs
+    up to this size (px of this map) may be part of their glyph (:data:`PART_GLYPH`)."""
     n, stats, cents, solid, labels = comps
     if n <= 1:
         return []
@@ -306,8 +307,7 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
         return []
     if len(idx) > max_components:
         idx = idx[np.argsort(-area[idx])[:max_components]]
-    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], solid[1:][idx], idx, tag,
-                 PART_GLYPH / px)
+    out = _match(cents[1:][idx].astype(np.float32), size[idx], stats[1:][idx], solid[1:][idx], idx, tag, part)
     if notes is not None:
         tiny = (size[idx] >= 3) & (size[idx] <= SMALL_GLYPH) & solid[1:][idx]
         # (tiny blobs already paired count too: at this size they often pair wrong)
@@ -324,10 +324,10 @@ def _pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, tag: int,
 
 
 def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx: np.ndarray,
-           tag: int, part: float = PART_GLYPH) -> list[Candidate]:
+           tag: int, part: float = 0.0) -> list[Candidate]:
     """Pair glyphs (centres ``c``, sizes ``s``, OpenCV stats ``st``) with solid pips below them; a
-    glyph up to ``part`` px (:data:`PART_GLYPH` in this map's pixels) with one up to ``PART_REACH``
-    of its sizes off.
+    glyph up to ``part`` px (:data:`PART_GLYPH` in this map's pixels, at a strict level) with one up
+    to ``PART_REACH`` of its sizes off.
 
     Everything asked of two blobs here holds only within 3 glyph sizes (the lattice test is the
     widest), so only those pairs are looked at (:func:`close_pairs`), not every pair of the frame's
@@ -918,6 +918,7 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
     the paper that must ring ink can be (a coloured cloth's pale threads do not ring a blob of its
     weave as a card's paper rings its print)."""
     v, lit = dark
+    scale = px if px is not None else gap[1] if gap is not None else 1.0
     paper = cv2.threshold(v, 120, 1, cv2.THRESH_BINARY)[1]  # 1 where paper (brighter than 120)
     if grey is not None:
         paper = cv2.min(paper, grey)
@@ -925,10 +926,12 @@ def _find(dark: tuple[np.ndarray, np.ndarray], max_components: int, levels: tupl
     out: list[Candidate] = []
     for k, level in enumerate(levels):
         comps = ink_components(v, lit, level)
+        # (a glyph is in part only at a strict level: at a looser one its pale strokes are ink too)
+        part = PART_GLYPH / scale if level[0] <= LEVELS[0][0] else 0.0
         found = _pairs(comps, paper, integral, (tag0 + k) << 24, max_components,
                        notes if k < NOTE_LEVELS else None, inner,
                        (whole_from if whole_from is not None else notes) if k == whole_level else None,
-                       gap, px if px is not None else gap[1] if gap is not None else 1.0)
+                       gap, part)
         if found:
             out += _fresh(found, out)
     return out

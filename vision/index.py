@@ -446,27 +446,21 @@ class Look:
     grey: np.ndarray | None = None  # where the photo is grey enough to be paper (:func:`grey_paper`)
 
 
-def grey_paper(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Where the photo, resized to ``size`` (width, height), is grey enough to be a card's paper:
+def grey_paper(bgr: np.ndarray) -> np.ndarray:
+    """Where the photo, at half size (a quarter of the work), is grey enough to be a card's paper:
     saturated ((max - min) / max of its channels) no more than ``PAPER_GREY`` (255 there, else 0),
     once balanced on its own white (:func:`photo_white`), so that paper under a lamp's warm light,
     which the camera has not balanced, is grey again.
 
     >>> import numpy as np
-    >>> img = np.full((40, 80, 3), 230, np.uint8); img[:, 40:] = (200, 110, 240)  # white | pink
-    >>> grey_paper(img, (4, 2)).tolist()
-    [[255, 255, 0, 0], [255, 255, 0, 0]]
+    >>> img = np.full((8, 32, 3), 230, np.uint8); img[:, 16:] = (200, 110, 240)  # white | pink
+    >>> grey_paper(img)[0, ::5].tolist()  # (half size: 16 columns)
+    [255, 255, 0, 0]
     >>> warm = (img * np.array([0.55, 0.8, 1.0])).astype(np.uint8)  # a tungsten lamp, not balanced
-    >>> grey_paper(warm, (4, 2)).tolist()
-    [[255, 255, 0, 0], [255, 255, 0, 0]]
+    >>> grey_paper(warm)[0, ::5].tolist()
+    [255, 255, 0, 0]
     """
-    h, w = bgr.shape[:2]
-    if (w, h) == size:
-        small = bgr
-    elif ((w + 1) // 2, (h + 1) // 2) == size:  # (a halving: INTER_AREA is slow where a side is odd)
-        small = cv2.pyrDown(bgr)
-    else:
-        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+    small = cv2.pyrDown(bgr)  # (a halving; INTER_AREA is slow where a side is odd)
     white = photo_white(small)
     small = cv2.multiply(small, (*(float(v) for v in white.max() / white), 0.0), dtype=cv2.CV_8U)
     b, g, r = cv2.split(small)
@@ -521,7 +515,7 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray], grey: np.ndarray | None = Non
     0
     >>> pink = np.full((200, 200, 3), (200, 110, 240), np.uint8)  # a gingham's pale check...
     >>> pink[:, :40] = 235  # ...beside a card
-    >>> dark, grey = relative_darkness(pink), grey_paper(pink, (100, 100))
+    >>> dark, grey = relative_darkness(pink), grey_paper(pink)
     >>> int(paper_gap(dark)[25, 40]), int(paper_gap(dark, grey)[25, 40]) > 10  # bright, but not grey
     (0, True)
     """
@@ -591,13 +585,12 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
     glyphs too big for the paper estimate's window (close-ups, tight crops)."""
     notes = Notes([])
     dark = relative_darkness(bgr)
-    h, w = bgr.shape[:2]
-    grey = grey_paper(bgr, ((w + 1) // 2, (h + 1) // 2))  # (at half size: a quarter of the work)
-    gap = paper_gap(dark, grey)
+    half_grey = grey_paper(bgr)
+    gap = paper_gap(dark, half_grey)
     near = cv2.resize(cv2.compare(gap, PAPER_NEAR / GAP_SCALE, cv2.CMP_LE), dark[1].shape[::-1],
                       interpolation=cv2.INTER_NEAREST)
     dark = (dark[0], cv2.bitwise_and(dark[1], near))  # ink far from any paper is no card's
-    grey = _sized(grey, dark[0].shape)
+    grey = _sized(half_grey, dark[0].shape)
     out = _find(dark, max_components, levels, 0, notes, gap=(gap, 1.0), grey=grey)
     # big glyphs (a close-up or a tight crop of one card) are looked for on halvings of the photo
     img, k = bgr, 0
@@ -606,7 +599,7 @@ def first_look(bgr: np.ndarray, max_components: int = 1500, levels: tuple[Level,
         img, k = cv2.pyrDown(img), k + 1
         f = 2.0**k
         found = _find(relative_darkness(img), max_components, halving_levels, 1000 * k, None, gap=(gap, f),
-                      grey=_sized(grey, img.shape))
+                      grey=_sized(half_grey, img.shape))
         back = [_scaled_up(c, f) for c in found if c.size * f > BIG_GLYPH]
         if back:  # a big glyph is taken from the halving, though the full size found it too
             out = _fresh(out, back) + back

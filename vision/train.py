@@ -41,7 +41,10 @@ from vision.quads import inside
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 NONE_RANK, NONE_SUIT = len(RANKS), len(SUITS)
-LAYOUT_WEIGHTS = {"single": 0.22, "row": 0.22, "fan": 0.18, "hand": 0.16, "crop": 0.1, "empty": 0.12}
+LAYOUT_WEIGHTS = {"single": 0.22, "row": 0.22, "fan": 0.18, "hand": 0.16, "crop": 0.1, "empty": 0.08,
+                  "backs": 0.06}
+# scenes with no card face: more of their candidates are kept (hard "none" patches: a back's lattice)
+EMPTY_KEEP = 24
 # training patches are white-balanced on the whole window, not on the index's own paper as the reader
 # does: the level is sometimes set by glare or the next card and the index left greyer, and a network
 # that learns those reads the reader's cleaner patches better than one trained on them (docs/vision.md)
@@ -110,7 +113,7 @@ def _scene_samples(args: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray
     ranks, suits = label_pairs(scene, pairs)
     pos = np.nonzero(ranks != NONE_RANK)[0]
     neg = np.nonzero(ranks == NONE_RANK)[0]
-    keep_neg = max(8, int(neg_ratio * len(pos)))
+    keep_neg = max(EMPTY_KEEP if layout in ("empty", "backs") else 8, int(neg_ratio * len(pos)))
     if len(neg) > keep_neg:
         neg = rng.choice(neg, keep_neg, replace=False)
     keep = np.concatenate([pos, neg]).astype(int)

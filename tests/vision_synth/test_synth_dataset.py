@@ -43,3 +43,14 @@ def test_bad_arguments_exit_2(tmp_path, capsys):
     assert make_dataset.main(["--out", str(tmp_path), "--n", "2", "--layouts", "pyramid"]) == 2
     assert make_dataset.main(["--n", "2"]) == 2
     assert not (tmp_path / "labels.json").exists()
+
+
+def test_the_sets_leave_out_the_training_backs_unless_asked(tmp_path, monkeypatch):
+    """The held-out sets measured over many versions render the same scenes: "backs" is asked for."""
+    _use_procedural(monkeypatch)
+    assert "backs" not in make_dataset.DEFAULT_LAYOUTS
+    assert make_dataset.main(["--out", str(tmp_path), "--n", "3", "--seed", "2", "--width", "320",
+                              "--height", "240", "--layouts", "backs"]) == 0
+    labels = json.loads((tmp_path / "labels.json").read_text())
+    assert [r["kind"] for r in labels.values()] == ["webcam_frame_empty"] * 3
+    assert all(r["scene"].startswith("synthetic backs") for r in labels.values())

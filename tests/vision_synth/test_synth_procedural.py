@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.synth.cards import ALL_CARDS, is_red
-from vision.synth.decks import ProceduralDeck, load_decks, procedural_deck
+from vision.synth.decks import ProceduralDeck, load_decks, printed_back, procedural_deck
 from vision.synth.index_box import measure_indices
 from vision.synth.procedural import N_STYLES, font_files
 
@@ -91,3 +91,17 @@ def test_font_styles_differ_and_train_only():
     decks = {d.name: d.split for d in load_decks(procedural=True) if d.name.startswith("procedural")}
     assert all(decks[f"procedural-{s}"] == "train" for s in FONT_STYLES)
     assert decks[f"procedural-{N_STYLES - 1}"] == "val"
+
+
+def test_printed_backs_are_one_ink_on_white_in_many_patterns():
+    shares = []
+    for seed in range(12):
+        b = printed_back(np.random.default_rng(seed), 160)
+        assert b.shape == (round(160 * 1.397), 160, 4) and b.dtype == np.uint8
+        assert b[0, 0, 3] == 0 and b[b.shape[0] // 2, 80, 3] == 255  # rounded corners, opaque inside
+        assert np.array_equal(b, printed_back(np.random.default_rng(seed), 160))
+        panel = b[30:-30, 30:-30, :3].astype(int)
+        ink = (panel.max(axis=2) - panel.min(axis=2) > 60) | (panel.max(axis=2) < 120)
+        shares.append(float(ink.mean()))
+        assert 0.03 < shares[-1] < 0.97, seed  # a pattern, neither blank nor solid
+    assert len({round(x, 2) for x in shares}) > 8  # they differ

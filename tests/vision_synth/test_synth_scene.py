@@ -11,6 +11,7 @@ import pytest
 from vision.synth.cards import is_red
 from vision.synth.decks import procedural_deck
 from vision.synth.scene import LAYOUTS, render_scene
+from vision.synth.tables import table
 
 DECKS = [procedural_deck(s) for s in range(3)]
 
@@ -27,7 +28,7 @@ def test_every_layout_renders(layout):
         assert s.image.dtype == np.uint8 and s.image.ndim == 3
         if layout != "crop":
             assert s.image.shape[:2] == (360, 640)
-        if layout == "empty":
+        if layout in ("empty", "backs"):
             assert s.cards == [] and s.kind == "webcam_frame_empty"
         else:
             assert s.cards, (layout, seed)
@@ -127,3 +128,16 @@ def test_crop_is_the_card():
     q = s.cards[0].quad
     assert abs(cv2.contourArea(q)) > 0.8 * w * h
     assert s.kind == "photo_single_crop"
+
+
+def test_a_backs_scene_lays_face_down_cards_on_the_table():
+    """The backs lie on the table: the frame differs from the same table without them, and no face
+    is labelled (training takes every candidate on them as "none")."""
+    for seed in range(3):
+        s = _scene(seed, "backs", effects=0.0)
+        assert s.cards == []
+        rng = np.random.default_rng(seed)
+        rng.integers(len(DECKS))  # the deck, as render_scene draws it first; then the table
+        bare, _ = table(rng, (640, 360))
+        changed = np.abs(s.image.astype(int) - bare.astype(int)).max(axis=2) > 40
+        assert changed.mean() > 0.01, seed

@@ -248,13 +248,100 @@ def procedural_back(style: int = 0, width: int = MASTER_W) -> BGRA:
             pts = np.array([(x + step // 2, y), (x + step, y + step // 2), (x + step // 2, y + step),
                             (x, y + step // 2)], np.int32)
             cv2.polylines(img, [pts], True, light, 2, cv2.LINE_AA)
+    return np.dstack([img, _rounded(h, width)])
+
+
+def _rounded(h: int, width: int) -> npt.NDArray[np.uint8]:
+    """A card's alpha: opaque with rounded corners (radius 5% of the width)."""
     alpha = np.zeros((h, width), np.uint8)
     r = round(width * 0.05)
     cv2.rectangle(alpha, (r, 0), (width - r, h), 255, -1)
     cv2.rectangle(alpha, (0, r), (width, h - r), 255, -1)
     for cx, cy in ((r, r), (width - r, r), (r, h - r), (width - r, h - r)):
         cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
-    return np.dstack([img, alpha])
+    return alpha
+
+
+# inks of printed backs (BGR): red, deep red, blue, navy, black, green, purple
+BACK_INKS = ((40, 40, 200), (40, 30, 140), (170, 80, 30), (110, 40, 20), (35, 35, 35),
+             (60, 120, 40), (120, 40, 110))
+
+
+def printed_back(rng: np.random.Generator, width: int = MASTER_W) -> BGRA:
+    """A printed card back, BGRA, drawn at random the way real backs are printed: one ink on white
+    paper inside a white border, a pattern of a random pitch and angle: a lattice of small diamonds
+    filled or drawn (as a Bee back), rows of small suit-like marks, checks, rings, or large stars
+    among small diamonds; now and then the panel solid ink with the pattern left white. Such backs
+    are what the reader must never read: a lattice cell looks like a pip.
+
+    >>> b = printed_back(np.random.default_rng(1), 120)
+    >>> b.shape[1], b.shape[2], int(b[0, 0, 3]), int(b[80, 60, 3])
+    (120, 4, 0, 255)
+    """
+    h = round(width * 1.397)
+    base = np.array(BACK_INKS[int(rng.integers(len(BACK_INKS)))], float)
+    ink = tuple(int(c) for c in np.clip(base + rng.normal(0, 12, 3), 0, 255))
+    inverse = rng.random() < 0.25
+    fg, bg = ((255, 255, 255), ink) if inverse else (ink, (255, 255, 255))
+    side = int(np.hypot(width, h)) + 4
+    pat = np.full((side, side, 3), bg, np.uint8)
+    pitch = max(4.0, width * rng.uniform(0.035, 0.14))
+    kind = int(rng.integers(5))
+    size, filled = rng.uniform(0.3, 0.48), rng.random() < 0.6  # the lattice's diamonds
+    n = int(side / pitch) + 2
+    for j in range(2 * n if kind in (0, 2) else n):  # those two in half-rows, staggered
+        for i in range(n):
+            x, y = (i + 0.5 * (j % 2)) * pitch, j * pitch * (0.5 if kind in (0, 2) else 1.0)
+            if kind == 0:  # a lattice of diamonds, filled or drawn
+                r = pitch * size
+                pts = np.array([(x, y - r), (x + r * 0.8, y), (x, y + r), (x - r * 0.8, y)], np.int32)
+                if filled:
+                    cv2.fillPoly(pat, [pts], fg, cv2.LINE_AA)
+                cv2.polylines(pat, [pts], True, fg, 1, cv2.LINE_AA)
+            elif kind == 1:  # checks
+                if (i + j) % 2 == 0:
+                    cv2.rectangle(pat, (int(x), int(y)), (int(x + pitch / 2), int(y + pitch / 2)), fg, -1)
+            elif kind == 2:  # rows of small marks: diamonds, spots, crosses, clubs
+                r = max(1.5, pitch * 0.22)
+                m = (i + j) % 4
+                if m == 0:
+                    pts = np.array([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], np.int32)
+                    cv2.fillPoly(pat, [pts], fg, cv2.LINE_AA)
+                elif m == 1:
+                    cv2.circle(pat, (int(x), int(y)), int(r), fg, -1, cv2.LINE_AA)
+                elif m == 2:
+                    t = max(1, int(r / 2))
+                    cv2.line(pat, (int(x - r), int(y)), (int(x + r), int(y)), fg, t, cv2.LINE_AA)
+                    cv2.line(pat, (int(x), int(y - r)), (int(x), int(y + r)), fg, t, cv2.LINE_AA)
+                else:
+                    for dx, dy in ((0, -0.5), (-0.5, 0.3), (0.5, 0.3)):
+                        cv2.circle(pat, (int(x + dx * r), int(y + dy * r)), max(1, int(r * 0.5)), fg, -1,
+                                   cv2.LINE_AA)
+            elif kind == 3:  # rings
+                cv2.circle(pat, (int(x), int(y)), max(2, int(pitch * 0.38)), fg, max(1, int(pitch / 9)),
+                           cv2.LINE_AA)
+            elif i % 3 == 1 and j % 3 == 1:  # large stars (two squares, one turned) among small diamonds
+                big = pitch * 0.9
+                for a in (0.0, np.pi / 4):
+                    c, s_ = np.cos(a), np.sin(a)
+                    sq = [(x + big * (c * u - s_ * v), y + big * (s_ * u + c * v))
+                          for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+                    cv2.polylines(pat, [np.array(sq, np.int32)], True, fg, max(1, int(pitch / 8)),
+                                  cv2.LINE_AA)
+            else:
+                r = pitch * 0.2
+                pts = np.array([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], np.int32)
+                cv2.fillPoly(pat, [pts], fg, cv2.LINE_AA)
+    turn = float(rng.choice([0.0, 45.0, rng.uniform(0, 90)]))
+    rot = cv2.getRotationMatrix2D((side / 2, side / 2), turn, 1.0)
+    pat = cv2.warpAffine(pat, rot, (side, side), flags=cv2.INTER_LINEAR, borderValue=bg)
+    y0, x0 = (side - h) // 2, (side - width) // 2
+    img = np.full((h, width, 3), 255, np.uint8)
+    m = round(width * rng.uniform(0.03, 0.09))
+    img[m:h - m, m:width - m] = pat[y0 + m:y0 + h - m, x0 + m:x0 + width - m]
+    if rng.random() < 0.5:  # a frame line round the panel
+        cv2.rectangle(img, (m, m), (width - 1 - m, h - 1 - m), ink, max(1, width // 60))
+    return np.dstack([img, _rounded(h, width)])
 
 
 def procedural_deck(style: int = 0) -> ProceduralDeck:

@@ -22,7 +22,9 @@ import numpy as np
 
 from vision.synth.scene import LAYOUTS, default_decks, render_scene
 
-WEIGHTS = {"single": 0.22, "row": 0.2, "fan": 0.18, "hand": 0.18, "crop": 0.1, "empty": 0.12}
+WEIGHTS = {"single": 0.22, "row": 0.2, "fan": 0.18, "hand": 0.18, "crop": 0.1, "empty": 0.12, "backs": 0.12}
+# the sets' layouts unless asked: "backs" (face-down cards, printed backs) is made for training
+DEFAULT_LAYOUTS = ("single", "row", "fan", "hand", "crop", "empty")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", required=True, type=int)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--split", choices=["train", "val"], default="train")
-    ap.add_argument("--layouts", default=",".join(LAYOUTS), help="comma-separated subset")
+    ap.add_argument("--layouts", default=",".join(DEFAULT_LAYOUTS),
+                    help=f"comma-separated, of {', '.join(LAYOUTS)}")
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     try:

@@ -24,11 +24,11 @@ import numpy.typing as npt
 
 from vision.synth import svg
 from vision.synth.cards import ALL_CARDS
-from vision.synth.decks import Deck, load_decks, procedural_deck
+from vision.synth.decks import Deck, load_decks, printed_back, procedural_deck
 from vision.synth.photo import photo_effects
 from vision.synth.tables import table
 
-LAYOUTS = ("single", "row", "fan", "hand", "crop", "empty")
+LAYOUTS = ("single", "row", "fan", "hand", "crop", "empty", "backs")
 INDEX_VISIBLE = 0.95  # an index counts as visible when this much of its box is uncovered
 F32 = npt.NDArray[np.float32]
 
@@ -378,14 +378,17 @@ def render_scene(
         return False
 
     idx_right = max((b[2] for b in deck.indices(cards[0])[:1]), default=0.2)
-    if layout in ("single", "empty"):
-        n = int(rng.choice([1, 1, 2, 3, 4, 6])) if layout == "single" else int(rng.integers(0, 5))
+    if layout in ("single", "empty", "backs"):
+        if layout == "backs":  # face down: the stock, the crib, a dealt hand; they may pile up
+            n = int(rng.integers(1, 6))
+        else:
+            n = int(rng.choice([1, 1, 2, 3, 4, 6])) if layout == "single" else int(rng.integers(0, 5))
         tw = min(target_w, 0.5 * min(w, h) / aspect) if n > 1 else min(target_w, 0.9 * h / aspect)
         for i in range(n):
             for _ in range(30):
                 q = quad_at(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0, 2 * np.pi), tw)
-                if inside(q) and not overlaps(q):
-                    placements.append(("back" if layout == "empty" else cards[i], q))
+                if inside(q) and (layout == "backs" or not overlaps(q)):
+                    placements.append(("back" if layout != "single" else cards[i], q))
                     break
     else:
         k = int(rng.integers(2, 12)) if layout == "row" else int(rng.integers(3, 7))
@@ -430,7 +433,10 @@ def render_scene(
         edge = max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[3]))
         width_px = int(np.clip(edge * 1.3, 24, 360))
         if card == "back":
-            face = deck.back(width_px)
+            # a "backs" scene's backs are mostly printed at random (lattices, marks, checks)
+            face = (cv2.resize(printed_back(rng, 2 * width_px), (width_px, round(width_px * 1.397)),
+                               interpolation=cv2.INTER_AREA)
+                    if layout == "backs" and rng.random() < 0.7 else deck.back(width_px))
             if face is None:
                 face = procedural_deck(int(rng.integers(8))).back(width_px)
             assert face is not None

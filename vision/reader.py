@@ -70,6 +70,11 @@ NOT_RED, NOT_BLUE = 0.1, 0.15
 BLUE, RED = 0, 2  # channels of a BGR patch
 RED_SUITS = np.array([SUITS.index("D"), SUITS.index("H")])
 SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
+# a card prints its rank at least this share of its width (the smallest read right in the held-out
+# scenes and the real photos: 0.053): a card whose readings' glyphs are all under it for every
+# outline they lie in is a card back's pattern (a lattice's motif read as a ten of diamonds at
+# 0.018-0.031 of the back's width), not a card
+PRINT_SHARE = 0.04
 # a card's other index lies within this many glyph sizes of one (the diagonal of a card with a small
 # index), or this many on the same side (a deck with an index in every corner)
 OTHER_INDEX, SAME_SIDE = 20, 10
@@ -549,6 +554,21 @@ def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]
     return out
 
 
+def _print_too_small(quad: np.ndarray, group: list[_Scored]) -> bool:
+    """Whether a card's readings (``group``) are all print too small to be the index of a card with
+    the outline ``quad`` (glyphs under ``PRINT_SHARE`` of its short side).
+
+    >>> def seen(size):
+    ...     c = Candidate((50, 40), (0, 1), size, (50, 40), (50, 41), (1,))
+    ...     return _Scored(c, "TD", 0.8, np.zeros(0), np.zeros(14), np.zeros(5))
+    >>> back = np.array([[0, 0], [340, 0], [340, 475], [0, 475]], float)
+    >>> _print_too_small(back, [seen(6.0)]), _print_too_small(back, [seen(6.0), seen(30.0)])
+    (True, False)
+    """
+    short = min(float(np.linalg.norm(quad[k] - quad[(k + 1) % 4])) for k in range(4))
+    return all(s.cand.size < PRINT_SHARE * short for s in group)
+
+
 def _quads(pyramid: Pyramid) -> list[np.ndarray]:
     """Card outlines, found on the half-size image when that is big enough (4x less work)."""
     if min(pyramid.level(0).shape[:2]) < 400:
@@ -649,9 +669,13 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     for name, group in by_card.items():
         k = owners.index(name) + max(range(len(group)), key=lambda i: group[i].conf)  # its surest reading
         mine = np.array([o == name for o in owners], bool)
-        quad = next((q for q, here in zip(quads, at, strict=True) if here[k] and not here[~mine].any()), None)
-        if quad is None and len(by_card) == 1:
-            quad = _whole_photo(group, img.shape[:2])
+        held = [q for q, here in zip(quads, at, strict=True) if here[k] and not here[~mine].any()]
+        if not held and len(by_card) == 1:
+            held = [q for q in [_whole_photo(group, img.shape[:2])] if q is not None]
+        fits = [q for q in held if not _print_too_small(q, group)]
+        if held and not fits:  # print too small for every outline it lies in: a card back's pattern
+            continue
+        quad = fits[0] if fits else None
         if quad is not None:
             cx, cy = quad.mean(axis=0)
             qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]

@@ -115,6 +115,45 @@ def opposite(a: Seen, b: Seen) -> bool:
     return bool(a.down[0] * b.down[0] + a.down[1] * b.down[1] < -0.5)
 
 
+# across / along the card between its two corner indices' centres (a poker card: about 0.75, a
+# bridge card 0.6; a deck with its indices set far in, wider)
+SPAN = (0.4, 1.2)
+# how far the card reaches past its index centres, in glyph sizes: along it (the glyph above the
+# centre, the pip below) and across it (the index's own width): the index is held whole, and a
+# small-index deck's card reaches further still
+PAST_INDEX = (1.3, 0.8)
+
+
+def spanned(a: Seen, b: Seen, size: float) -> np.ndarray | None:
+    """The part of a card its two corner indices ``a`` and ``b`` span, when they lie as a card's
+    do (pointing opposite ways, the other index further down the card and across it in a card's
+    proportions, ``SPAN``), grown past them by ``PAST_INDEX`` glyph sizes (``size``): (4, 2) corners
+    in order, or None.
+
+    >>> class I:
+    ...     def __init__(self, x, y, down): self.center, self.down = (x, y), down
+    >>> spanned(I(12, 20, (0, 1)), I(88, 120, (0, -1)), 8).round().tolist()
+    [[6.0, 10.0], [94.0, 10.0], [94.0, 130.0], [6.0, 130.0]]
+    >>> spanned(I(12, 20, (0, 1)), I(88, 20, (0, -1)), 8) is None  # side by side: two cards
+    True
+    """
+    if not opposite(a, b):
+        return None
+    d = np.asarray(a.down, np.float64)
+    d = d / max(float(np.linalg.norm(d)), 1e-9)
+    ab = np.asarray(b.center, np.float64) - np.asarray(a.center, np.float64)
+    along = float(ab @ d)
+    side = ab - along * d
+    across = float(np.linalg.norm(side))
+    if along <= 0 or not SPAN[0] <= across / along <= SPAN[1]:
+        return None
+    e = side / across
+    (u0, u1), (v0, v1) = ((-PAST_INDEX[0] * size, along + PAST_INDEX[0] * size),
+                          (-PAST_INDEX[1] * size, across + PAST_INDEX[1] * size))
+    q = np.array([np.asarray(a.center) + u * d + v * e for u, v in ((u0, v0), (u0, v1), (u1, v1), (u1, v0))])
+    return order_quad(q)
+
+
 def by_opposite_corners(q: np.ndarray, a: Seen, b: Seen, reach: float) -> bool:
     """Whether two indices are one card's in outline ``q`` ((4, 2), corners in order): pointing
     opposite ways (a card's print is turned 180° at its other corner), each within ``reach`` of a

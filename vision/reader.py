@@ -32,7 +32,7 @@ from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
-from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad
+from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad, spanned
 from vision.taught import TaughtDeck
 
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
@@ -551,6 +551,14 @@ def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]
                 or any(a.card == b.card and _by_opposite_corners(q, a, b, 0.5)
                        for k, a in enumerate(held) for b in held[k + 1:])):
             out.append(q)
+    # a card read by both its corner indices whose outline was not found (a weave or a card beside
+    # it broke its edge) explains the part of it they span
+    for k, a in enumerate(sure):
+        for b in sure[k + 1:]:
+            if a.card == b.card and _one_cards_indices(a, b):
+                q = spanned(a.cand, b.cand, max(a.cand.size, b.cand.size))
+                if q is not None and not inside_all(out, [a.cand.center, b.cand.center]).all(axis=1).any():
+                    out.append(q)
     return out
 
 

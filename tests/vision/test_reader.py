@@ -318,3 +318,41 @@ def test_an_index_far_too_small_for_the_card_round_it_is_not_a_card(name, monkey
     read = read_cards(img).cards
     assert [c.card for c in read] == [name] and read[0].quad is not None
     assert read[0].indices[0].size < 0.04 * 360
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_card_read_by_both_corners_without_its_outline_is_not_searched_again(seed, monkeypatch):
+    # white cards on a white cloth: no outline is found (as a weave breaks a card's edges), but each
+    # card is read by both its corner indices, and the part of it they span is explained: the levels
+    # that look where ink is unexplained (vision.index.look_unread) search none of it
+    from vision.quads import inside
+    from vision.synth.compose import place
+    from vision.synth.decks import procedural_deck
+
+    deck = procedural_deck(7)
+    rng = np.random.default_rng(seed)
+    img = np.full((720, 1280, 3), 248, np.uint8)
+    names_laid = ["5H", "9S", "QD", "3C", "KS", "7D"]
+    for k, n in enumerate(names_laid):
+        place(img, deck.render(n, 280), (200 + (k % 3) * 400, 200 + (k // 3) * 330), 140,
+              float(rng.uniform(-30, 30)), rng, tilt=0.04)
+    img = finish(img, rng)
+    looked: list[tuple[list[np.ndarray], int]] = []
+    look_unread = reader.look_unread
+
+    def spy(look, outlines=(), *args, **kwargs):
+        found = look_unread(look, outlines, *args, **kwargs)
+        looked.append((list(outlines), len(found)))
+        return found
+
+    monkeypatch.setattr(reader, "look_unread", spy)
+    reading = read_cards(img)
+    assert names(reading) == sorted(names_laid)
+    assert all(c.quad is None and len(c.indices) == 2 for c in reading.cards)  # read, outlines not found
+    outlines, offered = looked[-1]
+    assert all(any(inside(q, c.center) for q in outlines) for c in reading.cards)
+    assert offered == 0
+    monkeypatch.setattr(reader, "spanned", lambda *a, **k: None)  # without: every card searched again
+    looked.clear()
+    assert names(read_cards(img)) == sorted(names_laid)
+    assert looked[-1][1] >= 10

@@ -68,6 +68,27 @@ def make_framed():
     return framed
 
 
+def printed_small(name: str, share: float = 0.28, seed: int = 1, width: int = 360) -> np.ndarray:
+    """A blank card ``width`` px wide with ``name``'s corner index printed in its corner at ``share``
+    of the size the deck prints it (as a card back's pattern, or a card pictured on its box, prints
+    an index far too small for the card round it)."""
+    deck = procedural_deck(7)
+    card = np.full_like(deck.master("AS"), 255)
+    h, w = card.shape[:2]
+    face = deck.master(name)
+    fh, fw = face.shape[:2]
+    x0, y0, x1, y1 = deck.indices(name)[0]
+    index_print = face[int(y0 * fh) - 4:int(y1 * fh) + 4, int(x0 * fw) - 4:int(x1 * fw) + 4]
+    small = cv2.resize(index_print, None, fx=share, fy=share, interpolation=cv2.INTER_AREA)
+    card[int(0.06 * h):int(0.06 * h) + small.shape[0], int(0.07 * w):int(0.07 * w) + small.shape[1]] = small
+    return on_table(card, width, 10, seed)
+
+
+@pytest.fixture(scope="session")
+def make_printed_small():
+    return printed_small
+
+
 def pale_rank(name: str, ink: float = 0.3, seed: int = 7, width: int = 150) -> np.ndarray:
     """One card whose rank glyphs print at ``ink`` of their strength (the pip at full strength): a
     thin rank blurred paler than its solid pip, or a faded deck."""

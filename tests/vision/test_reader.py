@@ -295,24 +295,11 @@ def test_a_small_card_read_by_both_corners_is_not_searched_again(make_scene, mon
 
 
 @pytest.mark.parametrize("name", ["TD", "7C", "KH"])
-def test_an_index_far_too_small_for_the_card_round_it_is_not_a_card(name, monkeypatch):
+def test_an_index_far_too_small_for_the_card_round_it_is_not_a_card(name, make_printed_small, monkeypatch):
     # a card back's motif read as an index (a lattice's cell as a ten of diamonds) is print a
     # tenth of the size a card that big prints its index: here a real index shrunk to about 3% of
-    # the blank card it is printed on (as a back's pattern, or a card pictured on its box, prints it)
-    from conftest import on_table
-
-    from vision.synth.decks import procedural_deck
-
-    deck = procedural_deck(7)
-    card = np.full_like(deck.master("AS"), 255)
-    h, w = card.shape[:2]
-    face = deck.master(name)
-    fh, fw = face.shape[:2]
-    x0, y0, x1, y1 = deck.indices(name)[0]
-    index_print = face[int(y0 * fh) - 4:int(y1 * fh) + 4, int(x0 * fw) - 4:int(x1 * fw) + 4]
-    small = cv2.resize(index_print, None, fx=0.28, fy=0.28, interpolation=cv2.INTER_AREA)
-    card[int(0.06 * h):int(0.06 * h) + small.shape[0], int(0.07 * w):int(0.07 * w) + small.shape[1]] = small
-    img = on_table(card, 360, 10, 1)
+    # the blank card it is printed on
+    img = make_printed_small(name)
     assert read_cards(img).cards == []
     monkeypatch.setattr(reader, "PRINT_SHARE", 0.0)  # without the rule the index is read, in that outline
     read = read_cards(img).cards

@@ -678,8 +678,8 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
         k = owners.index(name) + max(range(len(group)), key=lambda i: group[i].conf)  # its surest reading
         mine = np.array([o == name for o in owners], bool)
         held = [q for q, here in zip(quads, at, strict=True) if here[k] and not here[~mine].any()]
-        if not held and len(by_card) == 1:
-            held = [q for q in [_whole_photo(group, img.shape[:2])] if q is not None]
+        if not held and len(by_card) == 1 and (whole := _whole_photo(group, img.shape[:2])) is not None:
+            held = [whole]
         fits = [q for q in held if not _print_too_small(q, group)]
         if held and not fits:  # print too small for every outline it lies in: a card back's pattern
             continue

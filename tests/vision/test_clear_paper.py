@@ -65,6 +65,21 @@ def test_the_weaves_blue_threads_do_not_ring_its_spots_as_paper(monkeypatch):
     assert on_the_weave() > 100
 
 
+def test_the_weave_round_a_card_is_not_ink_on_paper(monkeypatch):
+    # within reach of the card's clear paper, the weave's pale threads are the paper level of its
+    # dark ones; that level is blue, a card's is grey: there is no ink on paper there
+    img = drawn_table([("5H", 640, 360, 10)], width=130, seed=0, table="denim")
+
+    def weave_lit() -> float:
+        _v, lit = index.relative_darkness(img)
+        assert lit[360, 640] == 255  # the card's own paper
+        return float((lit[:, :450] > 0).mean())  # the weave left of the card
+
+    assert weave_lit() < 0.01
+    monkeypatch.setattr(index, "grey_level", lambda level: np.full(level.shape[:2], 255, np.uint8))
+    assert weave_lit() > 0.15
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_twelve_cards_on_denim_are_all_read(seed):
     loose = [(n, 150 + (k % 6) * 200, 200 + (k // 6) * 330, 15 * (k % 3) - 15 + 180 * (k % 2))

@@ -539,8 +539,8 @@ def paper_gap(dark: tuple[np.ndarray, np.ndarray], grey: np.ndarray | None = Non
     >>> pink = np.full((200, 200, 3), (200, 110, 240), np.uint8)  # a gingham's pale check...
     >>> pink[:, :40] = 235  # ...beside a card
     >>> dark, grey = relative_darkness(pink), grey_paper(pink)
-    >>> int(paper_gap(dark, grey)[25, 40]) > 10  # bright, but not grey
-    True
+    >>> int(paper_gap(dark, grey)[25, 40]) > 10, int(dark[1][100, 160])  # bright, but not grey: not lit
+    (True, 0)
     """
     v, lit = dark
     h, w = v.shape

@@ -105,3 +105,22 @@ def test_printed_backs_are_one_ink_on_white_in_many_patterns():
         shares.append(float(ink.mean()))
         assert 0.03 < shares[-1] < 0.97, seed  # a pattern, neither blank nor solid
     assert len({round(x, 2) for x in shares}) > 8  # they differ
+
+
+@pytest.mark.skipif(len(font_files()) < 2, reason="no DejaVu or Liberation fonts installed")
+def test_a_deck_in_a_face_of_your_choice_keeps_its_style():
+    """``face`` sets the ranks in another font and changes nothing else: a style drawn in its own
+    face is the style as it was (so training data is unchanged), and in another face only the
+    index differs."""
+    own, other = font_files()[0], font_files()[-1]
+    style = N_STYLES  # the style whose own face is font_files()[0]
+    assert np.array_equal(ProceduralDeck(style, face=own).master("7S"), ProceduralDeck(style).master("7S"))
+    a, b = ProceduralDeck(style).master("7S"), ProceduralDeck(style, face=other).master("7S")
+    assert not np.array_equal(a, b)
+    boxes = ProceduralDeck(style, face=other).indices("7S")
+    h, w = a.shape[:2]
+    body = np.ones((h, w), bool)  # the card outside both indices is drawn the same
+    for bx0, by0, bx1, by1 in boxes + ProceduralDeck(style).indices("7S"):
+        body[int(by0 * h) - 2:int(np.ceil(by1 * h)) + 2, int(bx0 * w) - 2:int(np.ceil(bx1 * w)) + 2] = False
+    assert np.array_equal(a[body], b[body])
+    assert ProceduralDeck(style, face=other).name == f"procedural-{style}-{other.rsplit('/', 1)[1][:-4]}"

@@ -211,16 +211,24 @@ def _resize(img: BGRA, width: int) -> BGRA:
 
 
 class ProceduralDeck(Deck):
-    """Faces drawn with OpenCV in one of ``N_STYLES`` styles; index boxes exact from the drawing."""
+    """Faces drawn with OpenCV in one of ``N_STYLES`` styles; index boxes exact from the drawing.
+    ``face``: a font file to set the ranks in instead of the style's own (its name then ends
+    with the file's stem: ``procedural-8-C059-Bold``).
 
-    def __init__(self, style: int = 0, split: str = "train") -> None:
-        super().__init__(name=f"procedural-{style}", split=split)
+    >>> ProceduralDeck(3).name, ProceduralDeck(8, face="/fonts/C059-Bold.otf").name
+    ('procedural-3', 'procedural-8-C059-Bold')
+    """
+
+    def __init__(self, style: int = 0, split: str = "train", face: str | None = None) -> None:
+        name = f"procedural-{style}" if face is None else f"procedural-{style}-{Path(face).stem}"
+        super().__init__(name=name, split=split)
         self.style = style
+        self.face = face
         self._faces: dict[str, BGRA] = {}
 
     def master(self, card: str) -> BGRA:
         if card not in self._faces:
-            face, boxes = draw_face(card, self.style)
+            face, boxes = draw_face(card, self.style, face=self.face)
             self._faces[card] = face
             self._index_cache[card] = boxes
         return self._faces[card]

@@ -97,10 +97,16 @@ def _font_style(style: int) -> dict[str, object]:
     fonts = font_files()
     if not fonts:
         raise ValueError("no TrueType fonts installed for the font styles (apt install fonts-dejavu-core)")
+    return _face_style(style, fonts[(style - N_STYLES) % len(fonts)])
+
+
+def _face_style(style: int, face: str) -> dict[str, object]:
+    """Style ``style``'s paper, inks, index size, gap and pip size, its rank set in the TrueType
+    or OpenType ``face`` (a path)."""
     st = _style(style % N_STYLES)
     rng = np.random.default_rng(2000 + style)
     st.update(
-        ttf=fonts[(style - N_STYLES) % len(fonts)],
+        ttf=face,
         index_h=float(rng.uniform(0.05, 0.09)),
         gap=float(rng.uniform(0.12, 0.4)),
         pip=float(rng.uniform(0.6, 0.95)),
@@ -204,9 +210,12 @@ def _draw_index(
     draw_pip(img, card[1], (x + max(tw, pip) / 2, y + th * 0.3 + pip / 2), pip, color)
 
 
-def draw_face(card: str, style: int = 0, width: int = MASTER_W) -> tuple[npt.NDArray[np.uint8], list[Box]]:
-    """Draw ``card`` in ``style``; return the BGRA face and its index boxes (TL, BR)."""
-    st = _style(style)
+def draw_face(card: str, style: int = 0, width: int = MASTER_W,
+              face: str | None = None) -> tuple[npt.NDArray[np.uint8], list[Box]]:
+    """Draw ``card`` in ``style``; return the BGRA face and its index boxes (TL, BR). ``face``: a
+    font file to set the rank in instead of the style's own (``benchmarks/bench_typefaces.py``
+    reads decks in faces never trained on this way); the style keeps its paper, inks and layout."""
+    st = _style(style) if face is None else _face_style(style, face)
     h, w = round(width * ASPECT), width
     color: tuple[int, ...] = st["red"] if is_red(card) else st["black"]  # type: ignore[assignment]
     rgb = np.empty((h, w, 3), np.uint8)

@@ -121,9 +121,10 @@ def frames(deck: ProceduralDeck, rng: np.random.Generator) -> list[tuple[np.ndar
 
 
 def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
-              ) -> tuple[int, int, int, Counter[tuple[str, str]]]:
+              ranks: Counter[str] | None = None) -> tuple[int, int, int, Counter[tuple[str, str]]]:
     """Cards laid, cards read right, cards read wrong, and (true, read) of the wrong ones, for the
-    two decks in ``face`` (read with each deck ``taught``, one per drawn style, when given)."""
+    two decks in ``face`` (read with each deck ``taught``, one per drawn style, when given); the
+    ranks of the cards read right are added to ``ranks``."""
     rng = np.random.default_rng(seed)
     laid = right = wrong = 0
     confused: Counter[tuple[str, str]] = Counter()
@@ -132,6 +133,8 @@ def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
             read = [c.card for c in read_cards(img, deck=None if taught is None else taught[k]).cards]
             laid += len(names)
             right += len(set(read) & set(names))
+            if ranks is not None:
+                ranks.update(c[0] for c in set(read) & set(names))
             extra = [c for c in read if c not in names]
             wrong += len(extra)
             missed = [c for c in names if c not in read]
@@ -184,10 +187,11 @@ def main() -> int:
     t0 = time.perf_counter()
     totals: dict[str, Counter[str]] = {"unseen": Counter(), "kin": Counter(), "taught": Counter()}
     confused: Counter[tuple[str, str]] = Counter()
+    by_rank: Counter[str] = Counter()
     for face in faces:
         name = Path(face).name
         seed = args.seed + zlib.crc32(name.encode()) % 10_000
-        laid, right, wrong, conf = read_face(face, seed)
+        laid, right, wrong, conf = read_face(face, seed, ranks=by_rank)
         group = "kin" if design(face) in trained else "unseen"
         weak = right / laid < 0.98 or wrong > 0
         totals[group].update(laid=laid, right=right, wrong=wrong, faces=1, weak=int(weak))
@@ -216,6 +220,8 @@ def main() -> int:
     for what, pairs in (("ranks", ranks), ("suits", suits)):
         shown = ", ".join(f"{a}->{b} x{n}" for (a, b), n in pairs.most_common(8))
         print(f"{what} read wrong (true->read, '-' a card not laid): {shown or 'none'}")
+    each = len(faces) * len(STYLES) * 4
+    print("recall by rank: " + " ".join(f"{r} {by_rank[r] / each:.3f}" for r in "A23456789TJQK"))
     print(f"{time.perf_counter() - t0:.0f} s")
     return 0
 

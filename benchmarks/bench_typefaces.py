@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.cnn import CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
-from vision.synth.compose import finish, place, table_image  # noqa: E402
+from vision.synth.compose import finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import ProceduralDeck  # noqa: E402
 from vision.synth.procedural import FONT_FILES, N_STYLES, font_files  # noqa: E402
 from vision.taught import TaughtDeck, teach  # noqa: E402
@@ -149,17 +149,8 @@ def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
 def taught_decks(face: str) -> list[TaughtDeck]:
     """Each of the face's two decks taught (``crib vision teach``) from four photos of its suits,
     13 cards apart in each, as a player would photograph a deck once."""
-    decks = []
-    for style in STYLES:
-        deck, rng, photos = ProceduralDeck(style, face=face), np.random.default_rng(5), []
-        for suit in "SHDC":
-            img = table_image(rng, 900, 1600)
-            for k, rank in enumerate("A23456789TJQK"):
-                place(img, deck.render(rank + suit, 300), (130 + (k % 7) * 210, 220 + (k // 7) * 420), 150,
-                      float(rng.uniform(-8, 8)), rng, tilt=0.03)
-            photos.append((suit, finish(img, rng, glare=False)))
-        decks.append(teach(photos, cards=[r + s for s in "SHDC" for r in "A23456789TJQK"]).deck)
-    return decks
+    every = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    return [teach(suit_photos(ProceduralDeck(style, face=face)), cards=every).deck for style in STYLES]
 
 
 def main() -> int:

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.cnn import CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
-from vision.synth.compose import cropped, finish, place, table_image  # noqa: E402
+from vision.synth.compose import cropped, finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import Deck, load_decks, procedural_deck  # noqa: E402
 
 DEV = ROOT.parent / "shared" / "datasets" / "cards-real-dev"
@@ -323,15 +323,7 @@ def teach_figures(folder: Path, labels: dict) -> None:
     from vision.taught import teach
 
     for deck in load_decks(split="val"):
-        rng = np.random.default_rng(5)
-        photos = []
-        for suit in "SHDC":
-            img = table_image(rng, 900, 1600)
-            for k, rank in enumerate("A23456789TJQK"):
-                place(img, deck.render(rank + suit, 300), (130 + (k % 7) * 210, 220 + (k // 7) * 420), 150,
-                      float(rng.uniform(-8, 8)), rng, tilt=0.03)
-            photos.append((suit, finish(img, rng, glare=False)))
-        lesson = teach(photos, cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
+        lesson = teach(suit_photos(deck), cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
         scenes = [(folder / name, rec["cards"]) for name, rec in labels.items()
                   if rec.get("deck") == deck.name]
         counts = without_and_taught(scenes, lesson.deck)

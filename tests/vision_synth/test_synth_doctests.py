@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "vision.synth.cards",
+    "vision.synth.compose",
     "vision.synth.decks",
     "vision.synth.index_box",
     "vision.synth.patches",

@@ -8,7 +8,7 @@ only gentle room light; ``cropped`` makes a face a photo of the card cropped to 
 ``drawn_table`` does it all for a list of cards of an OpenCV-drawn deck
 (no card art needed: what the project's own tests read).
 
->>> from vision.synth.decks import procedural_deck
+>>> from vision.synth.decks import Deck, procedural_deck
 >>> rng = np.random.default_rng(0)
 >>> img = table_image(rng, 240, 320)
 >>> hm = place(img, procedural_deck(7).render("7H", 80), (160, 120), 80, 30, rng)
@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.synth.decks import procedural_deck
+from vision.synth.decks import Deck, procedural_deck
 from vision.synth.tables import table
 
 
@@ -111,3 +111,22 @@ def drawn_table(cards: list[tuple[str, float, float, float]], width: float = 150
     if back is not None:
         place(img, deck.back(2 * int(width)), back, width, 20, rng, tilt=0.03)
     return mild(img, rng)
+
+
+def suit_photos(deck: Deck, seed: int = 5) -> list[tuple[str, np.ndarray]]:
+    """Four 1600x900 photos of ``deck``'s suits, as a player photographs a deck once to teach it
+    (``crib vision teach``): each suit's 13 cards apart, face up, 150 px wide, in two rows on a
+    table, in room light without glare. Each photo is named by its suit (S H D C).
+
+    >>> [(name, img.shape) for name, img in suit_photos(procedural_deck(7))][:2]
+    [('S', (900, 1600, 3)), ('H', (900, 1600, 3))]
+    """
+    rng = np.random.default_rng(seed)
+    photos = []
+    for suit in "SHDC":
+        img = table_image(rng, 900, 1600)
+        for k, rank in enumerate("A23456789TJQK"):
+            place(img, deck.render(rank + suit, 300), (130 + (k % 7) * 210, 220 + (k // 7) * 420), 150,
+                  float(rng.uniform(-8, 8)), rng, tilt=0.03)
+        photos.append((suit, finish(img, rng, glare=False)))
+    return photos

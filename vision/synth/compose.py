@@ -8,7 +8,7 @@ only gentle room light; ``cropped`` makes a face a photo of the card cropped to 
 ``drawn_table`` does it all for a list of cards of an OpenCV-drawn deck
 (no card art needed: what the project's own tests read).
 
->>> from vision.synth.decks import Deck, procedural_deck
+>>> from vision.synth.decks import procedural_deck
 >>> rng = np.random.default_rng(0)
 >>> img = table_image(rng, 240, 320)
 >>> hm = place(img, procedural_deck(7).render("7H", 80), (160, 120), 80, 30, rng)

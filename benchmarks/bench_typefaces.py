@@ -18,9 +18,10 @@ The faces come from Debian packages, none of them used in training (install some
         fonts-open-sans fonts-lato fonts-cantarell fonts-go fonts-adf-accanthis fonts-adf-gillius \\
         fonts-adf-universalis
 
-Italic, oblique, hairline, symbol, mathematics, script and keyboard-key faces are left out (a deck's index is
-upright text). Several are related designs (TeX Gyre Termes and Nimbus Roman are both Times), so
-the faces are not all independent (a face is marked "kin" when its design is one trained on).
+Italic, oblique, hairline, thin, symbol, mathematics, script and keyboard-key faces are left out
+(a deck's index is upright text). Several are related designs (TeX Gyre Termes and Nimbus Roman
+are both Times), so the faces are not all independent (a face is marked "kin" when its design is
+one trained on).
 The figures per face and in all: recall (cards read right), wrong cards, and which rank or suit
 was read for which. With ``--teach``, each face under 0.98 or with a wrong card is read again with
 its decks taught from four photos of their suits (``crib vision teach``, optional for a player):
@@ -52,7 +53,8 @@ from vision.taught import TaughtDeck, teach  # noqa: E402
 
 FACE_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
 # not upright text: italics and obliques, symbols, mathematics, a script (Chorus, Z003), dingbats
-# (D050000L), a keyboard-key face (Linux Biolinum K), hairlines (no deck prints its index so thin)
+# (D050000L), a keyboard-key face (Linux Biolinum K), hairline and thin weights (no deck prints its
+# index so thin)
 NOT_TEXT = re.compile(r"ital|ita\.|oblique|obl\b|It\.|_R?B?I\.|_RZI|symbol|math|chorus|z003|d050000l|_K\.|"
                       r"dingbat|emoji|hairline|thin", re.IGNORECASE)
 # faces of one design under several names (URW's clones of the PostScript faces, their TeX Gyre

@@ -44,7 +44,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.cnn import CARDS  # noqa: E402
+from vision.cnn import CARDS, RANKS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
 from vision.synth.compose import finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import ProceduralDeck  # noqa: E402
@@ -133,10 +133,11 @@ def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
     for k, style in enumerate(STYLES):
         for img, names in frames(ProceduralDeck(style, face=face), rng):
             read = [c.card for c in read_cards(img, deck=None if taught is None else taught[k]).cards]
+            hits = set(read) & set(names)
             laid += len(names)
-            right += len(set(read) & set(names))
+            right += len(hits)
             if ranks is not None:
-                ranks.update(c[0] for c in set(read) & set(names))
+                ranks.update(c[0] for c in hits)
             extra = [c for c in read if c not in names]
             wrong += len(extra)
             missed = [c for c in names if c not in read]
@@ -151,8 +152,7 @@ def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
 def taught_decks(face: str) -> list[TaughtDeck]:
     """Each of the face's two decks taught (``crib vision teach``) from four photos of its suits,
     13 cards apart in each, as a player would photograph a deck once."""
-    every = [r + s for s in "SHDC" for r in "A23456789TJQK"]
-    return [teach(suit_photos(ProceduralDeck(style, face=face)), cards=every).deck for style in STYLES]
+    return [teach(suit_photos(ProceduralDeck(style, face=face)), cards=CARDS).deck for style in STYLES]
 
 
 def main() -> int:
@@ -208,13 +208,18 @@ def main() -> int:
             print(f"{t['faces']} faces of {what}: {t['laid']} cards, recall {t['right'] / t['laid']:.4f}, "
                   f"precision {precision:.4f} ({t['wrong']} wrong); {t['weak']} faces under 0.98 or with "
                   f"a wrong card")
-    ranks = Counter((a[0], b[0]) for (a, b), n in confused.items() for _ in range(n) if a[0] != b[0])
-    suits = Counter((a[1], b[1]) for (a, b), n in confused.items() for _ in range(n) if a[1] != b[1])
+    ranks: Counter[tuple[str, str]] = Counter()
+    suits: Counter[tuple[str, str]] = Counter()
+    for (a, b), n in confused.items():
+        if a[0] != b[0]:
+            ranks[(a[0], b[0])] += n
+        if a[1] != b[1]:
+            suits[(a[1], b[1])] += n
     for what, pairs in (("ranks", ranks), ("suits", suits)):
         shown = ", ".join(f"{a}->{b} x{n}" for (a, b), n in pairs.most_common(8))
         print(f"{what} read wrong (true->read, '-' a card not laid): {shown or 'none'}")
     each = len(faces) * len(STYLES) * 4
-    print("recall by rank: " + " ".join(f"{r} {by_rank[r] / each:.3f}" for r in "A23456789TJQK"))
+    print("recall by rank: " + " ".join(f"{r} {by_rank[r] / each:.3f}" for r in RANKS))
     print(f"{time.perf_counter() - t0:.0f} s")
     return 0
 

@@ -342,6 +342,12 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx:
     >>> st = np.array([[15, 15, 8, 10, 50], [16, 30, 9, 8, 55], [58, 18, 4, 4, 12]])
     >>> [(k.rank_pos, k.suit_pos) for k in _match(c, s, st, np.ones(3, bool), np.arange(3), 0)]  # each way
     [((20.0, 20.0), (20.0, 34.0)), ((20.0, 34.0), (20.0, 20.0))]
+    >>> c = np.array([[16, 20], [25, 20], [20.5, 34]], np.float32)  # a "10": its two digits, the pip
+    >>> s = np.array([10, 10, 9], np.float32)
+    >>> st = np.array([[14, 15, 4, 10, 30], [21, 15, 8, 10, 50], [16, 30, 9, 8, 55]])
+    >>> ten = [k for k in _match(c, s, st, np.ones(3, bool), np.arange(3), 0) if len(k.labels) == 3]
+    >>> [(k.rank_pos, k.down) for k in ten]  # down from the digits' middle, not from the "1"
+    [((20.5, 20.0), (0.0, 1.0)), ((20.5, 20.0), (0.0, 1.0))]
     """
     i, j = close_pairs(c[:, 0], c[:, 0], 3 * s)
     dx = c[j, 0] - c[i, 0]  # from blob i to blob j
@@ -417,6 +423,9 @@ def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, idx:
     rel_p = c[jj] - gc
     side = np.abs(-rel_p[:, 0] * down[:, 1] + rel_p[:, 1] * down[:, 0])
     ok_pair = side <= 0.6 * s[ii] * (1 + has)
+    # a "10"'s down runs from the middle of its two digits to the pip, not from the digit paired
+    # first (that leans by up to 20 degrees, and the card's two indices then do not lie as a card's)
+    down = np.where(has[:, None], rel_p / np.maximum(np.hypot(rel_p[:, 0], rel_p[:, 1]), 1e-6)[:, None], down)
     out: list[Candidate] = []
     for n in np.nonzero(ok_pair)[0].tolist():
         i, j = int(ii[n]), int(jj[n])

@@ -82,6 +82,8 @@ class ServeConfig:
     max_live: int = 64
     threads: int | None = None
     buttons: bool = False
+    camera: str | None = None
+    zones: Path | None = None
     web: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -109,6 +111,8 @@ class ServeConfig:
             max_live=args.max_live,
             threads=args.threads,
             buttons=args.buttons,
+            camera=getattr(args, "camera", None),
+            zones=Path(args.zones).expanduser() if getattr(args, "zones", None) else None,
         )
 
 
@@ -195,6 +199,7 @@ class Companion:
         self._output: Any = None
         self._output_layout: Any = None
         self._worker: LedWorker | None = None
+        self.camera: Any = None  # companion.camera.CameraService, when crib serve --camera
         if leds not in ("none", "off", ""):
             if board_tracks is not None or leds != "sim":
                 # a real strip is opened now so a wrong port fails at start, not mid-game
@@ -238,6 +243,8 @@ class Companion:
             self._worker.submit(self.store.state(latest))
 
     def close(self) -> None:
+        if self.camera is not None:
+            self.camera.close()
         buttons = getattr(self, "_buttons", None)
         if buttons is not None:
             buttons.close()
@@ -430,7 +437,8 @@ class Companion:
         except ValueError:
             event = None
         game = self.store.latest_game()
-        # next/confirm are kept for the camera's "is this right?" step: only logged for now.
+        if name == "next" and self.camera is not None:  # confirm the camera's oldest flagged reading
+            return self.camera.confirm()  # type: ignore[no-any-return]
         if event is None or event["type"] not in ("undo", "go") or game is None:
             log.info("button %s: nothing to do", name)
             return None
@@ -481,7 +489,46 @@ class Companion:
 
     def status(self) -> dict[str, Any]:
         leds = self.leds_spec.partition(":")[0] if self._worker is not None else "none"
-        return {"leds": leds, "demo": self.demo}
+        return {"leds": leds, "demo": self.demo, "camera": self.camera is not None}
+
+    # --- following the game from the camera (companion.camera) -----------------------------
+
+    def attach_camera(self, camera: Any) -> None:
+        """Follow the newest game from ``camera`` (a :class:`companion.camera.CameraService`)."""
+        self.camera = camera
+        camera.tell = lambda status: self._tell("camera", status)
+
+    def camera_status(self) -> dict[str, Any] | None:
+        return None if self.camera is None else self.camera.status()  # type: ignore[no-any-return]
+
+    def camera_snapshot(self) -> bytes | None:
+        return None if self.camera is None else self.camera.snapshot()  # type: ignore[no-any-return]
+
+    def camera_zones(self) -> dict[str, Any]:
+        from cribbage.errors import CribbageError
+
+        if self.camera is None:
+            raise CribbageError("no camera: start crib serve --camera SPEC")
+        return self.camera.zones.to_json()  # type: ignore[no-any-return]
+
+    def set_camera_zones(self, zones: dict[str, Any]) -> dict[str, Any]:
+        from cribbage.errors import CribbageError
+
+        if self.camera is None:
+            raise CribbageError("no camera: start crib serve --camera SPEC")
+        return self.camera.set_zones(zones)  # type: ignore[no-any-return]
+
+    def resolve_flag(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+        if self.camera is None:
+            raise KeyError(flag_id)
+        return self.camera.resolve(flag_id, action, card)  # type: ignore[no-any-return]
+
+    def camera_crop(self, name: str) -> bytes | None:
+        from companion.tracking import CropFolder
+
+        if self.camera is not None:
+            return self.camera.crop(name)  # type: ignore[no-any-return]
+        return CropFolder(Path(self.store.path).parent).read(name)
 
 
 def pegs_of(state: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -637,6 +684,27 @@ def make_server(config: ServeConfig, app: Any) -> Any:
     )
 
 
+def start_camera(config: ServeConfig, companion: Companion) -> Any:
+    """Follow the game from ``config.camera``; with ``--demo``, each pass of the video is a new
+    game of Alice and Bob, the first dealt by A (the rendered demo deals' table)."""
+    from companion.camera import CameraService
+
+    assert config.camera is not None
+    new_game = None
+    if config.demo:
+        def new_game() -> int:
+            game = companion.new_game({"players": list(DemoDealer.NAMES), "variant": "six-card"})
+            companion.apply(game, {"type": "dealer", "seat": "A"}, source="demo")
+            return game
+
+        new_game()
+    camera = CameraService(companion, config.camera, config.data_dir, zones_path=config.zones,
+                           realtime=True, loop=config.demo, new_game=new_game)
+    companion.attach_camera(camera)
+    camera.start()
+    return camera
+
+
 def serve(config: ServeConfig) -> int:
     """Run until Ctrl-C or SIGTERM: what ``crib serve`` does."""
     logging.basicConfig(
@@ -655,9 +723,16 @@ def serve(config: ServeConfig) -> int:
         companion.close()
         raise UsageError(f"cannot listen on {config.host}:{config.port}: {exc.strerror}") from exc
     demo = None
-    if config.demo:
-        demo = DemoDealer(companion, step_s=config.demo_step_s)
-        demo.start()
+    try:
+        if config.camera:
+            start_camera(config, companion)
+        elif config.demo:
+            demo = DemoDealer(companion, step_s=config.demo_step_s)
+            demo.start()
+    except Exception as exc:
+        server.close()
+        companion.close()
+        raise UsageError(f"cannot start the camera: {exc}") from exc
     port = server.effective_port
     everywhere = config.host in ("0.0.0.0", "::", "")
     shown = "127.0.0.1" if everywhere else config.host

@@ -2,6 +2,7 @@
 
     crib serve                       # 127.0.0.1:8121 (0.0.0.0 on a Raspberry Pi)
     crib serve --demo                # a demo deal plays itself; LEDs drawn on the page
+    crib serve --camera picamera2    # follow the game from the Pi camera (docs/tracking.md)
     crib serve --host 0.0.0.0 --port 8121 --data ~/crib --leds sim --pin 4321
 
 The page is served by waitress (never Flask's debug server) and logs go to stderr.
@@ -43,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="start a demo game that plays a scripted deal slowly, for a first look")
     p.add_argument("--demo-step", type=float, default=2.5, metavar="SECONDS",
                    help="seconds between the demo's moves (default 2.5)")
+    p.add_argument("--camera", default=None, metavar="SPEC",
+                   help="follow the game from a camera: picamera2[:WxH], opencv:N (a USB webcam), "
+                   "video:PATH (a video, at its own frame rate) or frames:DIR (see docs/tracking.md)")
+    p.add_argument("--zones", default=None, metavar="FILE",
+                   help="the table's zones as JSON (default: zones.json in the data folder, set on "
+                   "the page's Camera tab; else seat A at the bottom edge, B at the top)")
     p.add_argument("--pin", default=None, metavar="DIGITS",
                    help="set the table PIN needed to change anything (4-12 digits; '' = no PIN); "
                    "kept in the data folder for later starts")

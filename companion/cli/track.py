@@ -1,0 +1,160 @@
+"""``crib track``: follow a game from a video (or a folder of frames) and print its events.
+
+``crib track VIDEO [--zones FILE] [--players Ann,Bob] [--dealer A] [--variant six-card]
+[--db PATH] [--json]`` runs the camera's tracker (:mod:`vision.track`) over every frame, as fast
+as it can, and applies the events it finds to a new game: in memory, or kept in ``--db``
+(the crops of the cards read go to ``crops/`` beside it). A progress bar goes to stderr on a
+terminal. With ``--json`` the last line of stdout is one object: ``events`` (type, seat, card
+or cards, the frame each was committed at, the confidence), ``state`` (the game's state JSON),
+``frames``, ``ms_per_frame`` (the tracker's own time per frame, decoding not counted: mean and
+95th percentile) and ``flagged`` (readings left for the players to confirm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from companion.cli.base import UsageError, print_json
+
+VARIANTS = ("six-card", "five-card", "three-player", "four-player")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``crib track``."""
+    p = sub.add_parser(
+        "track", help="follow a game from a video or a folder of frames",
+        description="Run the camera's tracker over every frame of VIDEO (any file OpenCV opens, or a "
+        "folder of images in name order) and apply the events it finds to a new game. "
+        "The table protocol (where the seats and the centre are) is in docs/tracking.md.",
+    )
+    p.add_argument("video", metavar="VIDEO", help="a video file, or a folder of frames")
+    p.add_argument("--zones", help="zones JSON (default: seat A at the bottom edge, B at the top)")
+    p.add_argument("--players", help="names in seat order, comma separated (default: Ann,Bob)")
+    p.add_argument("--dealer", default="A", help="the first dealer's seat (default: A)")
+    p.add_argument("--variant", choices=VARIANTS, default="six-card")
+    p.add_argument("--db", help="keep the game in this SQLite log (default: in memory)")
+    p.add_argument("--json", action="store_true", help="end with one JSON object on stdout")
+    p.set_defaults(handler=run)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.tracking import CropFolder, StoreGame
+    from cribbage.errors import CribbageError
+    from cribbage.gamelog import GameStore
+    from vision.camera import CameraError, source_for_path
+    from vision.track import Follower, Tracker, Zones, events_json
+
+    players = args.players or ",".join(["Ann", "Bob", "Cat", "Dan"][: 3 if args.variant == "three-player"
+                                                                     else 4 if args.variant == "four-player"
+                                                                     else 2])
+    seats = len(players.split(","))
+    zones = Zones.load(args.zones, seats) if args.zones else Zones.default(seats)
+    if args.zones and not Path(args.zones).exists():
+        raise UsageError(f"no zones file {args.zones}")
+    if zones.players != seats:
+        raise UsageError(f"the zones are for {zones.players} players, the game has {seats}")
+    if not Path(args.video).exists():
+        raise UsageError(f"no video or folder {args.video}")
+    try:
+        source = source_for_path(args.video)
+        source.open()
+    except CameraError as exc:
+        raise UsageError(str(exc)) from None
+    store = GameStore(args.db or ":memory:")
+    try:
+        game_id = store.new_game({"players": players, "variant": args.variant})
+        game = StoreGame(store, game_id)
+        game.apply({"type": "dealer", "seat": args.dealer})
+        crops = CropFolder(Path(args.db).resolve().parent) if args.db else None
+        follower = Follower(game, Tracker(zones), save_crop=crops.save if crops else None)
+        total = _frame_count(source)
+        bar = _Progress(total) if sys.stderr.isatty() else None
+        times: list[float] = []
+        frames = 0
+        try:
+            while True:
+                try:
+                    frame = source.read()
+                except CameraError as exc:
+                    raise UsageError(str(exc)) from None
+                if frame is None:
+                    break
+                applied = follower.feed(frame.image, frame.number, frame.lores)
+                times.append(follower.tracker.ms)
+                frames += 1
+                if bar is not None:
+                    bar.update(frames)
+                if not args.json:
+                    for line in events_json(applied):
+                        _say(line)
+        finally:
+            source.close()
+            if bar is not None:
+                bar.done()
+        state = game.state()
+        if args.json:
+            print_json({
+                "events": events_json(follower.applied), "state": state, "frames": frames,
+                "ms_per_frame": {"mean": round(sum(times) / max(1, len(times)), 2),
+                                 "p95": round(_percentile(times, 0.95), 2)},
+                "flagged": follower.status()["flagged"],
+            })
+        else:
+            scores = ", ".join(f"{s['name']} {state['scores'][s['id']]}" for s in state["sides"])
+            print(f"{frames} frames, {len(follower.applied)} events, {len(follower.flags)} flagged: {scores}")
+    except CribbageError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        store.close()
+    return 0
+
+
+def _say(event: dict[str, Any]) -> None:
+    what = event.get("card") or " ".join(event.get("cards", []))
+    who = event.get("seat", "")
+    conf = f" ({event['confidence']:.2f})" if "confidence" in event else ""
+    print(f"frame {event['frame']:>6}  {event['type']:<7} {who:<1} {what}{conf}".rstrip(), flush=True)
+
+
+def _frame_count(source: Any) -> int | None:
+    count = getattr(source, "frame_count", None)
+    return int(count) if isinstance(count, int | float) and count > 0 else None
+
+
+class _Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int | None) -> None:
+        self.total = total
+        self.t0 = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        rate = done / max(now - self.t0, 1e-6)
+        if self.total:
+            filled = int(30 * done / self.total)
+            bar = "#" * filled + "." * (30 - filled)
+            sys.stderr.write(f"\r[{bar}] {done}/{self.total} frames, {rate:.0f}/s ")
+        else:
+            sys.stderr.write(f"\r{done} frames, {rate:.0f}/s ")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\n")
+        sys.stderr.flush()

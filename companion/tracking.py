@@ -1,0 +1,95 @@
+"""The game log and the data folder as the camera's follower uses them.
+
+:class:`StoreGame` is one game of a :class:`~cribbage.gamelog.GameStore` seen through
+:class:`vision.track.follow.GamePort` (every event it applies is stored with ``source: camera``);
+:class:`CropFolder` keeps the crops of the cards the camera read in the data folder's
+``crops/``, where the page shows them beside the correction buttons.
+
+>>> import tempfile, pathlib
+>>> from cribbage.gamelog import GameStore
+>>> store = GameStore(":memory:")
+>>> game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
+>>> game.apply({"type": "dealer", "seat": "B"})["phase"]
+'deal'
+>>> store.events(game.game_id)[0]["source"]
+'camera'
+>>> folder = CropFolder(pathlib.Path(tempfile.mkdtemp()))
+>>> import numpy as np
+>>> folder.save(np.zeros((20, 20, 3), np.uint8), "000412-A")
+'crops/000412-A.jpg'
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from cribbage.gamelog import GameStore
+
+__all__ = ["CROPS", "CropFolder", "StoreGame"]
+
+CROPS = "crops"
+"""The data folder's sub-folder of card crops."""
+_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+KEEP_CROPS = 2000  # older crops are deleted beyond this many (a few games' worth)
+
+
+class StoreGame:
+    """Game ``game_id`` of ``store``; events are stored with ``source`` (``camera``)."""
+
+    def __init__(self, store: GameStore, game_id: int, source: str = "camera") -> None:
+        self.store = store
+        self.game_id = game_id
+        self.source = source
+
+    def state(self) -> dict[str, Any]:
+        return self.store.state(self.game_id)
+
+    def apply(self, event: dict[str, Any]) -> dict[str, Any]:
+        return self.store.apply(self.game_id, event, source=self.source)
+
+
+class CropFolder:
+    """Crops as small JPEGs in ``data_dir/crops``; the newest ``keep`` are kept."""
+
+    def __init__(self, data_dir: Path, keep: int = KEEP_CROPS) -> None:
+        self.dir = Path(data_dir) / CROPS
+        self.keep = keep
+        self._written = 0
+
+    def save(self, crop: npt.NDArray[np.uint8], stem: str) -> str | None:
+        """Write ``crop`` as ``crops/<stem>.jpg`` (a number is added if taken); its relative path."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        stem = _SAFE.sub("-", stem)[:60] or "crop"
+        name, k = f"{stem}.jpg", 1
+        while (self.dir / name).exists():
+            k += 1
+            name = f"{stem}-{k}.jpg"
+        ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if not ok:
+            return None
+        (self.dir / name).write_bytes(buf.tobytes())
+        self._written += 1
+        if self._written % 50 == 0:
+            self._prune()
+        return f"{CROPS}/{name}"
+
+    def read(self, name: str) -> bytes | None:
+        """The bytes of crop ``name`` (a bare file name), or None."""
+        if _SAFE.search(name) or not name.endswith(".jpg") or name.startswith("."):
+            return None
+        path = self.dir / name
+        try:
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def _prune(self) -> None:
+        files = sorted(self.dir.glob("*.jpg"), key=lambda p: p.stat().st_mtime)
+        for old in files[: max(0, len(files) - self.keep)]:
+            old.unlink(missing_ok=True)

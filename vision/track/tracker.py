@@ -1,0 +1,358 @@
+"""Frames in, cards laid out: the table as the camera has seen it settle.
+
+The :class:`Tracker` reads only what changed and only when the table is still. Each frame is
+cut to a small grey copy (:mod:`vision.track.motion`); while a hand moves over the table nothing
+is read. Once the table has been still for a few frames, the regions that differ from the table
+as last read are read with the card reader, a few times over the next still frames. A card
+read the same way in ``agree`` of those readings, at the same place, is **laid**: the tracker
+reports a :class:`Sighting` once, with the frame, its confidence and a crop of the card as the
+camera saw it. Something card-like that never reads surely is reported once as a
+:class:`Doubt`, for the players to confirm.
+
+The table model only grows within a deal: a card covered by a hand, or turned face down where it
+lies, is *hidden*, not taken back, and a card turned face up again where it lay is the same
+card, not a new one. :meth:`Tracker.new_deal` tells it the deal is over: the cards then lying
+are forgotten once they are seen gone.
+
+>>> import numpy as np
+>>> from vision.track.zones import Zones
+>>> def fake_reader(image):  # a reader that sees a bright patch as the five of hearts
+...     ys, xs = np.nonzero(image[..., 0] > 200)
+...     cards = [Seen("5H", 0.95, (float(xs.mean()), float(ys.mean())), 10.0)] if len(xs) else []
+...     return cards, []
+>>> tracker = Tracker(Zones.default(2), reader=fake_reader)
+>>> table = np.full((360, 640, 3), 60, np.uint8)
+>>> laid = table.copy(); laid[230:320, 300:365] = 240
+>>> found = [tracker.feed(f, n) for n, f in enumerate([table] * 5 + [laid] * 8)]
+>>> [(n, s.card, s.zone) for n, out in enumerate(found) for s in out]
+[(9, '5H', 'A')]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.track.motion import MotionGate, changed_regions, small_grey
+from vision.track.zones import Zones
+
+__all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reader"]
+
+BGR = npt.NDArray[np.uint8]
+
+READS = (0, 1, 3)  # still frames (counted from settling) at which the changed regions are read
+AGREE = 2  # readings that must name the same card at the same place for it to count as laid
+NEAR = 4.5  # glyph sizes: two readings of one card this close are the same card
+SAME_PLACE = 2.0  # glyph sizes: two readings this close are of one index, whatever they read
+CROP = 7.0  # glyph sizes around a card's centre kept as its crop (a card is ~13 glyphs wide)
+CROP_MAX = 200  # px: crops are scaled down to this side at most
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One reading of one card in one frame (frame pixels): name or None (unreadable),
+    confidence, centre and the glyph size of its index."""
+
+    card: str | None
+    confidence: float
+    center: tuple[float, float]
+    size: float
+
+
+Reader = Callable[[BGR], tuple[list[Seen], list[Seen]]]
+"""Reads a BGR image: (cards read, indices left unreadable), in the image's pixels."""
+
+
+def read_with_reader(image: BGR) -> tuple[list[Seen], list[Seen]]:
+    """The project's card reader (:func:`vision.reader.read_cards`) as a tracker :data:`Reader`."""
+    from vision.reader import read_cards
+
+    reading = read_cards(image)
+    cards = [Seen(c.card, c.confidence, c.center, max((i.size for i in c.indices), default=10.0))
+             for c in reading.cards]
+    doubts = [Seen(None, 0.0, u.center, 10.0) for u in reading.unreadable]
+    return cards, doubts
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A card newly laid on the table: reported once, at ``frame``, in ``zone`` (``"centre"``, a
+    seat's letter, or None), read in ``votes`` still frames with mean ``confidence``;
+    ``settled`` is the first still frame of that look; ``crop`` the card as the camera saw it."""
+
+    card: str
+    zone: str | None
+    center: tuple[float, float]
+    frame: int
+    confidence: float
+    settled: int
+    votes: int
+    crop: BGR = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """Something card-like at ``center`` that was not read surely in the still frames of one
+    look: ``likely`` holds the cards it was read as (best first), if any."""
+
+    zone: str | None
+    center: tuple[float, float]
+    frame: int
+    likely: tuple[str, ...]
+    confidence: float
+    crop: BGR = field(repr=False, compare=False)
+
+
+@dataclass
+class TableCard:
+    """A card the tracker holds as lying on the table."""
+
+    card: str
+    center: tuple[float, float]
+    size: float
+    zone: str | None
+    laid: int  # the frame at which it was reported
+    visible: bool = True
+    deal: int = 0
+
+
+@dataclass
+class _Slot:
+    """Readings at one place during one look."""
+
+    center: tuple[float, float]
+    size: float
+    votes: dict[str | None, list[float]] = field(default_factory=dict)
+
+    def add(self, seen: Seen) -> None:
+        self.votes.setdefault(seen.card, []).append(seen.confidence)
+
+    def best(self) -> tuple[str | None, int, float]:
+        """The card read most often (ties: the surer), how often, and its mean confidence."""
+        named = [(len(v), sum(v) / len(v), k) for k, v in self.votes.items() if k is not None]
+        if not named:
+            return None, 0, 0.0
+        n, conf, card = max(named)
+        return card, n, conf
+
+    def likely(self) -> tuple[str, ...]:
+        ranked = sorted(((sum(v), k) for k, v in self.votes.items() if k is not None), reverse=True)
+        return tuple(k for _, k in ranked)
+
+
+@dataclass
+class _Look:
+    """One still table being read: the regions that changed and the readings so far."""
+
+    settled: int
+    regions: list[tuple[int, int, int, int]]
+    small: npt.NDArray[np.uint8]
+    reads: int = 0
+    slots: list[_Slot] = field(default_factory=list)
+    seen_known: set[int] = field(default_factory=set)
+
+
+class Tracker:
+    """Turns frames into :class:`Sighting` s and :class:`Doubt` s (see the module's doc).
+
+    ``reader`` reads a BGR image (:func:`read_with_reader` by default); ``settle`` still frames
+    start a look; ``reads`` are the still frames of a look that are read (counted from the first);
+    ``agree`` readings must name the card. ``status`` says what the tracker is doing
+    (``"watching"`` or ``"hand over the table"``) and ``ms`` the time the last frame took.
+    """
+
+    def __init__(self, zones: Zones, *, reader: Reader | None = None, settle: int = 2,
+                 reads: tuple[int, ...] = READS, agree: int = AGREE) -> None:
+        self.zones = zones
+        self.reader = reader or read_with_reader
+        self.gate = MotionGate(settle=settle, window=2)
+        self.reads = reads
+        self.agree = agree
+        self.cards: list[TableCard] = []
+        self.status = "watching"
+        self.ms = 0.0
+        self.deal = 0
+        self._reference: npt.NDArray[np.uint8] | None = None
+        self._look: _Look | None = None
+        self._size = (0, 0)
+
+    # -- what the game tells it ----------------------------------------------------------------
+
+    def new_deal(self) -> None:
+        """The deal is over: the cards lying now belong to it and are forgotten once seen gone."""
+        self.deal += 1
+        self.cards = [c for c in self.cards if c.visible]
+
+    def forget(self) -> None:
+        """Read the whole table again at the next still frame (a camera that came back)."""
+        self._reference = None
+        self._look = None
+
+    def visible(self, zone: str | None = None) -> list[TableCard]:
+        """The cards of this deal seen face up at their last reading (in ``zone``, if given)."""
+        return [c for c in self.cards if c.visible and c.deal == self.deal
+                and (zone is None or c.zone == zone)]
+
+    # -- frames --------------------------------------------------------------------------------
+
+    def feed(self, image: BGR, number: int, lores: npt.NDArray[np.uint8] | None = None
+             ) -> list[Sighting | Doubt]:
+        """Feed frame ``number`` (BGR; ``lores``: the camera's small grey copy, if it has one);
+        returns what was laid or found in doubt at this frame."""
+        t0 = time.perf_counter()
+        try:
+            return self._feed(image, number, lores)
+        finally:
+            self.ms = (time.perf_counter() - t0) * 1000
+
+    def _feed(self, image: BGR, number: int, lores: npt.NDArray[np.uint8] | None) -> list[Sighting | Doubt]:
+        h, w = image.shape[:2]
+        if (w, h) != self._size:
+            self._size = (w, h)
+            self.forget()
+        small = small_grey(lores if lores is not None else image)
+        if self.gate.update(small):
+            self.status = "hand over the table"
+            self._look = None
+            return []
+        if not self.gate.settled:
+            return []
+        self.status = "watching"
+        if self._look is None:
+            if self.gate.still_for != self.gate.settle:
+                return []  # this still table has been read already
+            regions = changed_regions(self._reference, small, (w, h))
+            if not regions:
+                self._reference = small
+                return []
+            self._look = _Look(number, regions, small)
+        look = self._look
+        step = number - look.settled
+        if step not in self.reads:
+            return []
+        self._read(look, image)
+        out = self._commit(look, image, number)
+        if look.reads == len(self.reads):
+            out += self._close(look, image, number)
+            self._reference = look.small
+            self._look = None
+        return out
+
+    def _read(self, look: _Look, image: BGR) -> None:
+        look.reads += 1
+        for x0, y0, x1, y1 in look.regions:
+            cards, doubts = self.reader(np.ascontiguousarray(image[y0:y1, x0:x1]))
+            for seen in cards + doubts:
+                cx, cy = seen.center[0] + x0, seen.center[1] + y0
+                inner = _inside_padded(look.regions, cx, cy)
+                seen = Seen(seen.card, seen.confidence, (cx, cy), seen.size)
+                known = self._known(seen)
+                if known is not None:
+                    look.seen_known.add(id(known))
+                    known.visible = True
+                    continue
+                if not inner:
+                    continue
+                self._slot(look, seen).add(seen)
+
+    def _known(self, seen: Seen) -> TableCard | None:
+        """The card on the table that ``seen`` is (same name, same place), if any."""
+        if seen.card is None:
+            return None
+        for c in self.cards:
+            if c.card == seen.card and _dist(c.center, seen.center) < NEAR * max(c.size, seen.size):
+                return c
+        return None
+
+    def _slot(self, look: _Look, seen: Seen) -> _Slot:
+        for slot in look.slots:
+            d = _dist(slot.center, seen.center) / max(slot.size, seen.size)
+            if d < SAME_PLACE or (d < NEAR and seen.card in slot.votes):
+                return slot
+        slot = _Slot(seen.center, seen.size)
+        look.slots.append(slot)
+        return slot
+
+    def _commit(self, look: _Look, image: BGR, number: int) -> list[Sighting | Doubt]:
+        out: list[Sighting | Doubt] = []
+        for slot in list(look.slots):
+            card, n, conf = slot.best()
+            if card is None or n < self.agree:
+                continue
+            look.slots.remove(slot)
+            if any(c.card == card and c.visible and c.deal == self.deal for c in self.cards):
+                # the same card read in two places at once: one of them is misread
+                out.append(self._doubt(slot, image, number))
+                continue
+            h, w = image.shape[:2]
+            zone = self.zones.zone_of(slot.center[0], slot.center[1], w, h)
+            tc = TableCard(card, slot.center, slot.size, zone, number, deal=self.deal)
+            self.cards.append(tc)
+            look.seen_known.add(id(tc))
+            out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
+                                _crop(image, slot.center, slot.size)))
+        return out
+
+    def _close(self, look: _Look, image: BGR, number: int) -> list[Sighting | Doubt]:
+        """The look's last reading: what was never read surely is in doubt; cards in the regions
+        read that were not seen are hidden (covered, turned face down, or gone)."""
+        out: list[Sighting | Doubt] = []
+        for slot in look.slots:
+            total = sum(len(v) for v in slot.votes.values())
+            if total >= self.agree:
+                out.append(self._doubt(slot, image, number))
+        keep = []
+        for c in self.cards:
+            if id(c) not in look.seen_known and _inside_any(look.regions, *c.center):
+                c.visible = False
+                if c.deal < self.deal:
+                    continue  # a card of a deal gone by, now gone from the table
+            keep.append(c)
+        self.cards = keep
+        return out
+
+    def _doubt(self, slot: _Slot, image: BGR, number: int) -> Doubt:
+        h, w = image.shape[:2]
+        _card, _n, conf = slot.best()
+        return Doubt(self.zones.zone_of(slot.center[0], slot.center[1], w, h), slot.center, number,
+                     slot.likely(), conf, _crop(image, slot.center, slot.size))
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def _inside_any(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:
+    return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in regions)
+
+
+def _inside_padded(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:
+    """Inside a region read, away from its edge (where a card cut by the window is read)."""
+    for x0, y0, x1, y1 in regions:
+        m = 0.35 * min(x1 - x0, y1 - y0, 130)
+        if x0 + m <= x < x1 - m and y0 + m <= y < y1 - m:
+            return True
+        if (x0, y0) == (0, 0) and x0 <= x < x1 and y0 <= y < y1:
+            return True
+    return False
+
+
+def _crop(image: BGR, center: tuple[float, float], size: float) -> BGR:
+    """The card around ``center`` as the camera saw it, at most ``CROP_MAX`` px on a side."""
+    h, w = image.shape[:2]
+    r = max(40, int(CROP * size))
+    x0, y0 = max(0, int(center[0]) - r), max(0, int(center[1]) - r)
+    x1, y1 = min(w, int(center[0]) + r), min(h, int(center[1]) + r)
+    crop = image[y0:y1, x0:x1]
+    side = max(crop.shape[:2])
+    if side > CROP_MAX:
+        f = CROP_MAX / side
+        crop = cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
+                          interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(crop)

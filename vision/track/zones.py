@@ -1,0 +1,149 @@
+"""Where on the table each card counts: the centre (pack, starter, crib) and each seat's zone.
+
+Zones are rectangles in fractions of the frame (x0, y0, x1, y1), so they hold at any camera
+resolution. The centre takes precedence where it overlaps a seat's zone. The default is the
+table protocol of ``docs/tracking.md``: seat A at the bottom edge, B at the top edge, the centre
+x 30-70 %, y 35-65 %; with three and four players the seats go round the table to the left
+(clockwise seen from above: bottom, left, top, right).
+
+>>> zones = Zones.default(2)
+>>> zones.zone_of(640, 360, 1280, 720), zones.zone_of(640, 600, 1280, 720), zones.zone_of(100, 80, 1280, 720)
+('centre', 'A', 'B')
+>>> Zones.from_json({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
+...                  "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}}) == zones
+True
+>>> Zones.from_json({"players": 2, "centre": [0.7, 0.35, 0.3, 0.65], "seats": {}})
+Traceback (most recent call last):
+...
+vision.track.zones.ZonesError: the centre zone needs x0 < x1 and y0 < y1, each from 0 to 1
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cribbage.errors import CribbageError
+
+__all__ = ["CENTRE", "Rect", "Zones", "ZonesError"]
+
+Rect = tuple[float, float, float, float]
+"""x0, y0, x1, y1 as fractions of the frame's width and height."""
+
+CENTRE = "centre"
+"""The name of the centre zone (the pack, the starter, the crib spread for the show)."""
+
+MIN_SIDE = 0.05  # a zone narrower or lower than this share of the frame is a slip of a finger
+
+_DEFAULT_SEATS: dict[int, dict[str, Rect]] = {
+    2: {"A": (0.0, 0.5, 1.0, 1.0), "B": (0.0, 0.0, 1.0, 0.5)},
+    3: {"A": (0.0, 0.5, 1.0, 1.0), "B": (0.0, 0.0, 0.5, 0.5), "C": (0.5, 0.0, 1.0, 0.5)},
+    4: {"A": (0.0, 0.65, 1.0, 1.0), "B": (0.0, 0.0, 0.3, 1.0), "C": (0.0, 0.0, 1.0, 0.35),
+        "D": (0.7, 0.0, 1.0, 1.0)},
+}
+_DEFAULT_CENTRE: Rect = (0.30, 0.35, 0.70, 0.65)
+
+
+class ZonesError(CribbageError):
+    """Zones that cannot be used; the message says which and why."""
+
+
+def _rect(value: Any, what: str) -> Rect:
+    four = f"the {what} zone is four numbers: x0, y0, x1, y1 (fractions of the frame)"
+    if not isinstance(value, list | tuple) or len(value) != 4 or any(isinstance(v, bool) for v in value):
+        raise ZonesError(four)
+    try:
+        x0, y0, x1, y1 = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ZonesError(four) from None
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)):
+        raise ZonesError(four)
+    if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+        raise ZonesError(f"the {what} zone needs x0 < x1 and y0 < y1, each from 0 to 1")
+    if x1 - x0 < MIN_SIDE or y1 - y0 < MIN_SIDE:
+        raise ZonesError(f"the {what} zone is too small (each side at least {MIN_SIDE:.0%} of the frame)")
+    return (round(x0, 4), round(y0, 4), round(x1, 4), round(y1, 4))
+
+
+def _inside(rect: Rect, fx: float, fy: float) -> bool:
+    return rect[0] <= fx <= rect[2] and rect[1] <= fy <= rect[3]
+
+
+@dataclass(frozen=True)
+class Zones:
+    """The centre zone and each seat's zone (seats lettered A, B, ... as in the game)."""
+
+    players: int
+    centre: Rect
+    seats: tuple[tuple[str, Rect], ...]
+
+    @classmethod
+    def default(cls, players: int = 2) -> Zones:
+        """The table protocol's zones for 2, 3 or 4 players."""
+        if players not in _DEFAULT_SEATS:
+            raise ZonesError(f"zones are for 2, 3 or 4 players, not {players}")
+        return cls(players, _DEFAULT_CENTRE, tuple(_DEFAULT_SEATS[players].items()))
+
+    def seat(self, letter: str) -> Rect:
+        """The zone of seat ``letter``."""
+        return dict(self.seats)[letter]
+
+    def zone_of(self, x: float, y: float, width: float, height: float) -> str | None:
+        """``"centre"``, a seat's letter, or None for a point (pixels) in a ``width`` x ``height``
+        frame that lies in no zone."""
+        fx, fy = x / max(width, 1), y / max(height, 1)
+        if _inside(self.centre, fx, fy):
+            return CENTRE
+        for letter, rect in self.seats:
+            if _inside(rect, fx, fy):
+                return letter
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"players": 2, "centre": [x0, y0, x1, y1], "seats": {"A": [...], ...}}``."""
+        return {"players": self.players, "centre": list(self.centre),
+                "seats": {letter: list(rect) for letter, rect in self.seats}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Zones:
+        """Zones from their JSON form; raises :class:`ZonesError` naming what is wrong."""
+        if not isinstance(data, dict):
+            raise ZonesError('zones are a JSON object: {"players", "centre", "seats"}')
+        players = data.get("players", 2)
+        if isinstance(players, bool) or players not in _DEFAULT_SEATS:
+            raise ZonesError("zones are for 2, 3 or 4 players")
+        centre = _rect(data.get("centre"), "centre")
+        seats = data.get("seats")
+        if not isinstance(seats, dict):
+            raise ZonesError('zones need "seats": {"A": [x0, y0, x1, y1], ...}')
+        letters = [chr(65 + i) for i in range(players)]
+        unknown = sorted(str(k) for k in seats if k not in letters)
+        if unknown:
+            raise ZonesError(f"no seat {unknown[0]!r} at a table of {players} (seats {', '.join(letters)})")
+        missing = [k for k in letters if k not in seats]
+        if missing:
+            raise ZonesError(f"seat {missing[0]} has no zone")
+        return cls(players, centre, tuple((k, _rect(seats[k], f"seat {k}")) for k in letters))
+
+    @classmethod
+    def load(cls, path: str | Path, players: int = 2) -> Zones:
+        """Zones from a JSON file; the default zones when the file does not exist."""
+        p = Path(path)
+        if not p.exists():
+            return cls.default(players)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ZonesError(f"cannot read zones from {p} ({exc})") from None
+        return cls.from_json(data)
+
+    def save(self, path: str | Path) -> None:
+        """Write the zones to ``path`` (atomically: a temporary file, then a rename)."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, p)

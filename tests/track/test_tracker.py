@@ -148,3 +148,14 @@ def test_the_same_card_in_two_places_is_in_doubt(tracker: Tracker) -> None:
     found = run(tracker, [table.frame() for _ in range(10)], start=10)
     assert [type(s).__name__ for _, s in found] == ["Doubt"]
     assert found[0][1].likely == ("7D",)
+
+
+def test_a_card_is_read_while_a_hand_moves_elsewhere(tracker: Tracker) -> None:
+    table = DrawnTable()
+    run(tracker, [table.frame() for _ in range(5)])
+    table.lay("8S", 150, 290)
+    # from now on a hand never stops moving over B's side of the table
+    frames = [table.frame(hand=(350 + 8 * (k % 20), 60)) for k in range(20)]
+    found = run(tracker, frames, start=5)
+    assert [(n <= 5 + 10, s.card) for n, s in found] == [(True, "8S")]
+    assert tracker.status == "hand over the table"

@@ -1,13 +1,13 @@
 """Frames in, cards laid out: the table as the camera has seen it settle.
 
-The :class:`Tracker` reads only what changed and only when the table is still. Each frame is
-cut to a small grey copy (:mod:`vision.track.motion`); while a hand moves over the table nothing
-is read. Once the table has been still for a few frames, the regions that differ from the table
-as last read are read with the card reader, a few times over the next still frames. A card
-read the same way in ``agree`` of those readings, at the same place, is **laid**: the tracker
-reports a :class:`Sighting` once, with the frame, its confidence and a crop of the card as the
-camera saw it. Something card-like that never reads surely is reported once as a
-:class:`Doubt`, for the players to confirm.
+The :class:`Tracker` reads only what changed and only where it is still. Each frame is cut to a
+small grey copy (:mod:`vision.track.motion`) that remembers where something last moved; while a
+hand moves over a place nothing there is read. Once a place that differs from the table as last
+read has been still for a few frames (wherever else the hand may be), it is read with the card
+reader, a few times over the next frames. A card read the same way in ``agree`` of those
+readings, at the same place, is **laid**: the tracker reports a :class:`Sighting` once, with the
+frame, its confidence and a crop of the card as the camera saw it. Something card-like that
+never reads surely is reported once as a :class:`Doubt`, for the players to confirm.
 
 The table model only grows within a deal: a card covered by a hand, or turned face down where it
 lies, is *hidden*, not taken back, and a card turned face up again where it lay is the same
@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.track.motion import MotionGate, changed_regions, small_grey
+from vision.track.motion import MOVE_SHARE, MotionMap, changed_boxes, merge, small_grey, to_frame
 from vision.track.zones import Zones
 
 __all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reader"]
@@ -52,6 +52,9 @@ NEAR = 4.5  # glyph sizes: two readings of one card this close are the same card
 SAME_PLACE = 2.0  # glyph sizes: two readings this close are of one index, whatever they read
 CROP = 7.0  # glyph sizes around a card's centre kept as its crop (a card is ~13 glyphs wide)
 CROP_MAX = 200  # px: crops are scaled down to this side at most
+PAD = 0.05  # each changed place is read with this share of the frame's width around it
+WHOLE = 0.35  # changes over this share of the frame: the whole frame is read instead
+STILL_GROW = 2  # small pixels round a change that must be still too before it is read
 
 
 @dataclass(frozen=True)
@@ -148,11 +151,11 @@ class _Slot:
 
 @dataclass
 class _Look:
-    """One still table being read: the regions that changed and the readings so far."""
+    """One still place being read: its box in the frame and in the small copy, the readings so far."""
 
     settled: int
-    regions: list[tuple[int, int, int, int]]
-    small: npt.NDArray[np.uint8]
+    box: tuple[int, int, int, int]
+    small_box: tuple[int, int, int, int]
     reads: int = 0
     slots: list[_Slot] = field(default_factory=list)
     seen_known: set[int] = field(default_factory=set)
@@ -171,7 +174,8 @@ class Tracker:
                  reads: tuple[int, ...] = READS, agree: int = AGREE) -> None:
         self.zones = zones
         self.reader = reader or read_with_reader
-        self.gate = MotionGate(settle=settle, window=2)
+        self.motion = MotionMap(window=2)
+        self.settle = settle
         self.reads = reads
         self.agree = agree
         self.cards: list[TableCard] = []
@@ -179,7 +183,7 @@ class Tracker:
         self.ms = 0.0
         self.deal = 0
         self._reference: npt.NDArray[np.uint8] | None = None
-        self._look: _Look | None = None
+        self._looks: list[_Look] = []
         self._size = (0, 0)
 
     # -- what the game tells it ----------------------------------------------------------------
@@ -190,9 +194,9 @@ class Tracker:
         self.cards = [c for c in self.cards if c.visible]
 
     def forget(self) -> None:
-        """Read the whole table again at the next still frame (a camera that came back)."""
+        """Read the whole table again once it is still (a camera that came back)."""
         self._reference = None
-        self._look = None
+        self._looks = []
 
     def visible(self, zone: str | None = None) -> list[TableCard]:
         """The cards of this deal seen face up at their last reading (in ``zone``, if given)."""
@@ -217,40 +221,65 @@ class Tracker:
             self._size = (w, h)
             self.forget()
         small = small_grey(lores if lores is not None else image)
-        if self.gate.update(small):
-            self.status = "hand over the table"
-            self._look = None
-            return []
-        if not self.gate.settled:
-            return []
-        self.status = "watching"
-        if self._look is None:
-            if self.gate.still_for != self.gate.settle:
-                return []  # this still table has been read already
-            regions = changed_regions(self._reference, small, (w, h))
-            if not regions:
-                self._reference = small
-                return []
-            self._look = _Look(number, regions, small)
-        look = self._look
-        step = number - look.settled
-        if step not in self.reads:
-            return []
-        self._read(look, image)
-        out = self._commit(look, image, number)
-        if look.reads == len(self.reads):
-            out += self._close(look, image, number)
-            self._reference = look.small
-            self._look = None
+        share = self.motion.update(small, number)
+        self.status = "hand over the table" if share > MOVE_SHARE else "watching"
+        self._start_looks(small, number, (w, h))
+        out: list[Sighting | Doubt] = []
+        for look in list(self._looks):
+            if self.motion.still_for(look.small_box, number) < 1:
+                self._looks.remove(look)  # a hand came back over it: read it when it is still again
+                continue
+            if number - look.settled not in self.reads:
+                continue
+            self._read(look, image)
+            out += self._commit(look, image, number)
+            if look.reads == len(self.reads):
+                out += self._close(look, image, number)
+                self._settle_reference(look, small)
+                self._looks.remove(look)
         return out
+
+    def _start_looks(self, small: npt.NDArray[np.uint8], number: int, size: tuple[int, int]) -> None:
+        """Start reading each changed place that has been still for ``settle`` frames."""
+        whole_small = (0, 0, small.shape[1], small.shape[0])
+        if self._reference is None or self._reference.shape != small.shape:
+            self._reference = None
+            if not self._looks and self.motion.still_for(whole_small, number) >= self.settle:
+                self._looks.append(_Look(number, (0, 0, *size), whole_small))
+            return
+        busy = [look.small_box for look in self._looks]
+        ready = []
+        for box in changed_boxes(self._reference, small, busy):
+            grown = (box[0] - STILL_GROW, box[1] - STILL_GROW, box[2] + STILL_GROW, box[3] + STILL_GROW)
+            if self.motion.still_for(grown, number) >= self.settle:
+                ready.append(box)
+        if not ready:
+            return
+        pad = PAD * size[0]
+        frame_boxes = merge([to_frame(b, small.shape, size, pad) for b in ready])
+        area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in frame_boxes)
+        if area > WHOLE * size[0] * size[1]:
+            frame_boxes = [(0, 0, *size)]
+        sx, sy = small.shape[1] / size[0], small.shape[0] / size[1]
+        for b in frame_boxes:
+            small_box = (int(b[0] * sx), int(b[1] * sy), int(np.ceil(b[2] * sx)), int(np.ceil(b[3] * sy)))
+            self._looks.append(_Look(number, b, small_box))
+
+    def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8]) -> None:
+        """The place just read is the table as last read."""
+        x0, y0, x1, y1 = look.small_box
+        if self._reference is None:
+            self._reference = small.copy()
+        else:
+            self._reference[y0:y1, x0:x1] = small[y0:y1, x0:x1]
 
     def _read(self, look: _Look, image: BGR) -> None:
         look.reads += 1
-        for x0, y0, x1, y1 in look.regions:
+        for x0, y0, x1, y1 in [look.box]:
             cards, doubts = self.reader(np.ascontiguousarray(image[y0:y1, x0:x1]))
             for seen in cards + doubts:
                 cx, cy = seen.center[0] + x0, seen.center[1] + y0
-                inner = _inside_padded(look.regions, cx, cy)
+                inner = _inside_padded([look.box], cx, cy, image.shape[1], image.shape[0])
                 seen = Seen(seen.card, seen.confidence, (cx, cy), seen.size)
                 known = self._known(seen)
                 if known is not None:
@@ -309,7 +338,7 @@ class Tracker:
                 out.append(self._doubt(slot, image, number))
         keep = []
         for c in self.cards:
-            if id(c) not in look.seen_known and _inside_any(look.regions, *c.center):
+            if id(c) not in look.seen_known and _inside_any([look.box], *c.center):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table
@@ -332,13 +361,14 @@ def _inside_any(regions: list[tuple[int, int, int, int]], x: float, y: float) ->
     return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in regions)
 
 
-def _inside_padded(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:
-    """Inside a region read, away from its edge (where a card cut by the window is read)."""
+def _inside_padded(regions: list[tuple[int, int, int, int]], x: float, y: float, w: int, h: int) -> bool:
+    """Inside a region read, away from its edges inside the frame (a card cut by the window is
+    read there, perhaps wrongly, and read whole by the look at its own place)."""
     for x0, y0, x1, y1 in regions:
         m = 0.35 * min(x1 - x0, y1 - y0, 130)
-        if x0 + m <= x < x1 - m and y0 + m <= y < y1 - m:
-            return True
-        if (x0, y0) == (0, 0) and x0 <= x < x1 and y0 <= y < y1:
+        if ((x0 == 0 or x0 + m <= x) and (x1 == w or x < x1 - m)
+                and (y0 == 0 or y0 + m <= y) and (y1 == h or y < y1 - m)
+                and x0 <= x < x1 and y0 <= y < y1):
             return True
     return False
 

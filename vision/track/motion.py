@@ -28,7 +28,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MOVE_SHARE", "SMALL_WIDTH", "MotionMap", "changed_boxes", "small_grey", "to_frame"]
+__all__ = ["MOVE_SHARE", "SMALL_WIDTH", "MotionMap", "changed_boxes", "merge", "small_grey", "to_frame",
+           "unread_tiles"]
 
 Grey = npt.NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (end exclusive)
@@ -92,17 +93,44 @@ class MotionMap:
         return int(number - part.max()) if part.size else 0
 
 
-def changed_boxes(before: Grey, after: Grey, ignore: list[Box] | None = None) -> list[Box]:
+def changed_boxes(before: Grey, after: Grey, ignore: list[Box] | None = None,
+                  known: npt.NDArray[np.bool_] | None = None) -> list[Box]:
     """Boxes (small pixels) round each place where ``after`` differs from ``before``, leaving out
-    the boxes in ``ignore`` (being read already)."""
+    the boxes in ``ignore`` (being read already) and, with ``known``, where ``before`` holds
+    nothing yet (:func:`unread_tiles` gives those)."""
     diff = cv2.absdiff(before, after)
     mask = (diff > CHANGE_LEVEL).astype(np.uint8)
     for x0, y0, x1, y1 in ignore or []:
         mask[y0:y1, x0:x1] = 0
+    if known is not None:
+        mask[~known] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, area in stats[1:n]
             if area >= MIN_CHANGE]
+
+
+def unread_tiles(known: npt.NDArray[np.bool_], ignore: list[Box] | None = None) -> list[Box]:
+    """The tiles of a 4 x 3 grid (small pixels) holding a part of the table never read (where
+    ``known`` is False), leaving out those overlapping the boxes in ``ignore``.
+
+    >>> known = np.ones((144, 256), bool); known[:10, :10] = False
+    >>> unread_tiles(known)
+    [(0, 0, 64, 48)]
+    """
+    if known.all():
+        return []
+    h, w = known.shape
+    tiles = []
+    for ty in range(3):
+        for tx in range(4):
+            tile = (w * tx // 4, h * ty // 3, w * (tx + 1) // 4, h * (ty + 1) // 3)
+            x0, y0, x1, y1 = tile
+            if any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in ignore or []):
+                continue
+            if not known[tile[1]:tile[3], tile[0]:tile[2]].all():
+                tiles.append(tile)
+    return tiles
 
 
 def to_frame(box: Box, small_shape: tuple[int, ...], frame_size: tuple[int, int], pad: float = 0) -> Box:

@@ -23,9 +23,9 @@ are forgotten once they are seen gone.
 >>> tracker = Tracker(Zones.default(2), reader=fake_reader)
 >>> table = np.full((360, 640, 3), 60, np.uint8)
 >>> laid = table.copy(); laid[230:320, 300:365] = 240
->>> found = [tracker.feed(f, n) for n, f in enumerate([table] * 5 + [laid] * 8)]
+>>> found = [tracker.feed(f, n) for n, f in enumerate([table] * 8 + [laid] * 8)]  # laid at frame 8
 >>> [(n, s.card, s.zone) for n, out in enumerate(found) for s in out]
-[(9, '5H', 'A')]
+[(12, '5H', 'A')]
 """
 
 from __future__ import annotations
@@ -39,12 +39,21 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.track.motion import MOVE_SHARE, MotionMap, changed_boxes, merge, small_grey, to_frame
+from vision.track.motion import (
+    MOVE_SHARE,
+    MotionMap,
+    changed_boxes,
+    merge,
+    small_grey,
+    to_frame,
+    unread_tiles,
+)
 from vision.track.zones import Zones
 
 __all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reader"]
 
 BGR = npt.NDArray[np.uint8]
+Box = tuple[int, int, int, int]
 
 READS = (0, 1, 3)  # still frames (counted from settling) at which the changed regions are read
 AGREE = 2  # readings that must name the same card at the same place for it to count as laid
@@ -154,8 +163,10 @@ class _Look:
     """One still place being read: its box in the frame and in the small copy, the readings so far."""
 
     settled: int
-    box: tuple[int, int, int, int]
-    small_box: tuple[int, int, int, int]
+    box: tuple[int, int, int, int]  # the frame's pixels read
+    small_box: tuple[int, int, int, int]  # the same in the small copy
+    core: tuple[int, int, int, int]  # the small copy's changed place: a hand back over it ends the look
+    places: list[tuple[int, int, int, int]]  # the changed places (frame pixels): a new card lies in one
     reads: int = 0
     slots: list[_Slot] = field(default_factory=list)
     seen_known: set[int] = field(default_factory=set)
@@ -182,7 +193,8 @@ class Tracker:
         self.status = "watching"
         self.ms = 0.0
         self.deal = 0
-        self._reference: npt.NDArray[np.uint8] | None = None
+        self._reference: npt.NDArray[np.uint8] | None = None  # the table as last read (small copy)
+        self._read_mask = np.zeros((0, 0), bool)  # where the reference holds the table read
         self._looks: list[_Look] = []
         self._size = (0, 0)
 
@@ -226,7 +238,7 @@ class Tracker:
         self._start_looks(small, number, (w, h))
         out: list[Sighting | Doubt] = []
         for look in list(self._looks):
-            if self.motion.still_for(look.small_box, number) < 1:
+            if self.motion.still_for(look.core, number) < 1:
                 self._looks.remove(look)  # a hand came back over it: read it when it is still again
                 continue
             if number - look.settled not in self.reads:
@@ -240,38 +252,70 @@ class Tracker:
         return out
 
     def _start_looks(self, small: npt.NDArray[np.uint8], number: int, size: tuple[int, int]) -> None:
-        """Start reading each changed place that has been still for ``settle`` frames."""
-        whole_small = (0, 0, small.shape[1], small.shape[0])
+        """Start reading each changed place that has been still for ``settle`` frames (and each
+        part of a table never read, tile by tile, once it is still)."""
         if self._reference is None or self._reference.shape != small.shape:
-            self._reference = None
-            if not self._looks and self.motion.still_for(whole_small, number) >= self.settle:
-                self._looks.append(_Look(number, (0, 0, *size), whole_small))
-            return
+            self._reference = small.copy()
+            self._read_mask = np.zeros(small.shape, bool)
         busy = [look.small_box for look in self._looks]
+        whole_small = (0, 0, small.shape[1], small.shape[0])
+        still = self.motion.still_for(whole_small, number) >= self.settle
+        tiles = unread_tiles(self._read_mask, busy)
+        if tiles and still and not self._looks:
+            self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)]))
+            return
+        pad = PAD * size[0]
+        for tile in tiles:
+            if self.motion.still_for(tile, number) >= self.settle:
+                self._add_look(number, [tile], to_frame(tile, small.shape, size, pad), small.shape, size)
         ready = []
-        for box in changed_boxes(self._reference, small, busy):
+        for box in changed_boxes(self._reference, small, busy, self._read_mask):
             grown = (box[0] - STILL_GROW, box[1] - STILL_GROW, box[2] + STILL_GROW, box[3] + STILL_GROW)
             if self.motion.still_for(grown, number) >= self.settle:
                 ready.append(box)
         if not ready:
             return
-        pad = PAD * size[0]
-        frame_boxes = merge([to_frame(b, small.shape, size, pad) for b in ready])
-        area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in frame_boxes)
-        if area > WHOLE * size[0] * size[1]:
-            frame_boxes = [(0, 0, *size)]
-        sx, sy = small.shape[1] / size[0], small.shape[0] / size[1]
-        for b in frame_boxes:
-            small_box = (int(b[0] * sx), int(b[1] * sy), int(np.ceil(b[2] * sx)), int(np.ceil(b[3] * sy)))
-            self._looks.append(_Look(number, b, small_box))
+        groups: list[tuple[list[Box], Box]] = []
+        for box in ready:
+            padded = to_frame(box, small.shape, size, pad)
+            groups.append(([box], padded))
+        merged = True
+        while merged:  # places whose padded boxes overlap are read together
+            merged = False
+            for i in range(len(groups)):
+                for j in range(i + 1, len(groups)):
+                    a, b = groups[i][1], groups[j][1]
+                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                        [joint] = merge([a, b])
+                        groups[i] = (groups[i][0] + groups[j][0], joint)
+                        del groups[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        area = sum((b[2] - b[0]) * (b[3] - b[1]) for _, b in groups)
+        if area > WHOLE * size[0] * size[1] and still:
+            self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)]))
+            return
+        for cores, box in groups:
+            self._add_look(number, cores, box, small.shape, size)
+
+    def _add_look(self, number: int, cores: list[Box], box: Box, small_shape: tuple[int, ...],
+                  size: tuple[int, int]) -> None:
+        sx, sy = small_shape[1] / size[0], small_shape[0] / size[1]
+        small_box = (int(box[0] * sx), int(box[1] * sy), int(np.ceil(box[2] * sx)), int(np.ceil(box[3] * sy)))
+        g = STILL_GROW
+        core = (min(c[0] for c in cores) - g, min(c[1] for c in cores) - g,
+                max(c[2] for c in cores) + g, max(c[3] for c in cores) + g)
+        places = [to_frame(c, small_shape, size) for c in cores]
+        self._looks.append(_Look(number, box, small_box, core, places))
 
     def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8]) -> None:
         """The place just read is the table as last read."""
         x0, y0, x1, y1 = look.small_box
-        if self._reference is None:
-            self._reference = small.copy()
-        else:
+        if self._reference is not None:
             self._reference[y0:y1, x0:x1] = small[y0:y1, x0:x1]
+            self._read_mask[y0:y1, x0:x1] = True
 
     def _read(self, look: _Look, image: BGR) -> None:
         look.reads += 1
@@ -279,7 +323,7 @@ class Tracker:
             cards, doubts = self.reader(np.ascontiguousarray(image[y0:y1, x0:x1]))
             for seen in cards + doubts:
                 cx, cy = seen.center[0] + x0, seen.center[1] + y0
-                inner = _inside_padded([look.box], cx, cy, image.shape[1], image.shape[0])
+                inner = _inside_any(look.places, cx, cy)
                 seen = Seen(seen.card, seen.confidence, (cx, cy), seen.size)
                 known = self._known(seen)
                 if known is not None:
@@ -359,18 +403,6 @@ def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def _inside_any(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:
     return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in regions)
-
-
-def _inside_padded(regions: list[tuple[int, int, int, int]], x: float, y: float, w: int, h: int) -> bool:
-    """Inside a region read, away from its edges inside the frame (a card cut by the window is
-    read there, perhaps wrongly, and read whole by the look at its own place)."""
-    for x0, y0, x1, y1 in regions:
-        m = 0.35 * min(x1 - x0, y1 - y0, 130)
-        if ((x0 == 0 or x0 + m <= x) and (x1 == w or x < x1 - m)
-                and (y0 == 0 or y0 + m <= y) and (y1 == h or y < y1 - m)
-                and x0 <= x < x1 and y0 <= y < y1):
-            return True
-    return False
 
 
 def _crop(image: BGR, center: tuple[float, float], size: float) -> BGR:

@@ -22,6 +22,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ import numpy.typing as npt
 
 from cribbage.gamelog import GameStore
 
-__all__ = ["CROPS", "CropFolder", "StoreGame"]
+__all__ = ["CROPS", "CropFolder", "Followed", "StoreGame", "follow_frames"]
 
 CROPS = "crops"
 """The data folder's sub-folder of card crops."""
@@ -93,3 +95,39 @@ class CropFolder:
         files = sorted(self.dir.glob("*.jpg"), key=lambda p: p.stat().st_mtime)
         for old in files[: max(0, len(files) - self.keep)]:
             old.unlink(missing_ok=True)
+
+
+@dataclass
+class Followed:
+    """What following a recording gave: the follower (its events and flags), the frames seen and
+    the tracker's own time for each (ms, decoding not counted)."""
+
+    follower: Any
+    frames: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def ms_per_frame(self) -> dict[str, float]:
+        """``{"mean": ..., "p95": ...}`` of the tracker's time per frame."""
+        if not self.ms:
+            return {"mean": 0.0, "p95": 0.0}
+        ordered = sorted(self.ms)
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        return {"mean": round(sum(ordered) / len(ordered), 2), "p95": round(p95, 2)}
+
+
+def follow_frames(source: Any, follower: Any, *,
+                  on_frame: Callable[[int, list[Any]], None] | None = None) -> Followed:
+    """Feed every frame of an opened ``source`` (:mod:`vision.camera`) to ``follower`` as fast as
+    it goes (``crib track``, the golden tests, the benchmark); ``on_frame(frames, applied)``
+    after each. The source is closed at the end."""
+    out = Followed(follower)
+    try:
+        while (frame := source.read()) is not None:
+            applied = follower.feed(frame.image, frame.number, frame.lores)
+            out.ms.append(follower.tracker.ms)
+            out.frames += 1
+            if on_frame is not None:
+                on_frame(out.frames, applied)
+    finally:
+        source.close()
+    return out

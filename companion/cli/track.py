@@ -20,6 +20,8 @@ from typing import Any
 from companion.cli.base import UsageError, print_json
 
 VARIANTS = ("six-card", "five-card", "three-player", "four-player")
+SEATS = {"three-player": 3, "four-player": 4}
+NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,29 +42,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from companion.tracking import CropFolder, StoreGame
+    from companion.tracking import CropFolder, StoreGame, follow_frames
     from cribbage.errors import CribbageError
     from cribbage.gamelog import GameStore
     from vision.camera import CameraError, source_for_path
     from vision.track import Follower, Tracker, Zones, events_json
 
-    players = args.players or ",".join(["Ann", "Bob", "Cat", "Dan"][: 3 if args.variant == "three-player"
-                                                                     else 4 if args.variant == "four-player"
-                                                                     else 2])
+    seats = SEATS.get(args.variant, 2)
+    players = args.players or ",".join(NAMES[:seats])
     seats = len(players.split(","))
-    zones = Zones.load(args.zones, seats) if args.zones else Zones.default(seats)
-    if args.zones and not Path(args.zones).exists():
+    if args.zones and not Path(args.zones).is_file():
         raise UsageError(f"no zones file {args.zones}")
+    zones = Zones.load(args.zones, seats) if args.zones else Zones.default(seats)
     if zones.players != seats:
         raise UsageError(f"the zones are for {zones.players} players, the game has {seats}")
     if not Path(args.video).exists():
@@ -79,41 +73,32 @@ def run(args: argparse.Namespace) -> int:
         game.apply({"type": "dealer", "seat": args.dealer})
         crops = CropFolder(Path(args.db).resolve().parent) if args.db else None
         follower = Follower(game, Tracker(zones), save_crop=crops.save if crops else None)
-        total = _frame_count(source)
-        bar = _Progress(total) if sys.stderr.isatty() else None
-        times: list[float] = []
-        frames = 0
+        bar = _Progress(_frame_count(source)) if sys.stderr.isatty() else None
+
+        def each(frames: int, applied: list[Any]) -> None:
+            if bar is not None:
+                bar.update(frames)
+            if not args.json:
+                for line in events_json(applied):
+                    _say(line)
+
         try:
-            while True:
-                try:
-                    frame = source.read()
-                except CameraError as exc:
-                    raise UsageError(str(exc)) from None
-                if frame is None:
-                    break
-                applied = follower.feed(frame.image, frame.number, frame.lores)
-                times.append(follower.tracker.ms)
-                frames += 1
-                if bar is not None:
-                    bar.update(frames)
-                if not args.json:
-                    for line in events_json(applied):
-                        _say(line)
+            followed = follow_frames(source, follower, on_frame=each)
+        except CameraError as exc:
+            raise UsageError(str(exc)) from None
         finally:
-            source.close()
             if bar is not None:
                 bar.done()
         state = game.state()
         if args.json:
             print_json({
-                "events": events_json(follower.applied), "state": state, "frames": frames,
-                "ms_per_frame": {"mean": round(sum(times) / max(1, len(times)), 2),
-                                 "p95": round(_percentile(times, 0.95), 2)},
-                "flagged": follower.status()["flagged"],
+                "events": events_json(follower.applied), "state": state, "frames": followed.frames,
+                "ms_per_frame": followed.ms_per_frame(), "flagged": follower.status()["flagged"],
             })
         else:
             scores = ", ".join(f"{s['name']} {state['scores'][s['id']]}" for s in state["sides"])
-            print(f"{frames} frames, {len(follower.applied)} events, {len(follower.flags)} flagged: {scores}")
+            counts = f"{len(follower.applied)} events, {len(follower.flags)} flagged"
+            print(f"{followed.frames} frames, {counts}: {scores}")
     except CribbageError as exc:
         raise UsageError(str(exc)) from None
     finally:

@@ -55,6 +55,11 @@ class FrameFolder:
         self._files = sorted(files, key=lambda p: natural_key(p.name))
         self._next = 0
 
+    @property
+    def frame_count(self) -> int | None:
+        """The images found, once opened (for progress)."""
+        return None if self._files is None else len(self._files)
+
     def read(self) -> Frame | None:
         if self._files is None:
             raise CameraError(f"{self.spec}: read before open")

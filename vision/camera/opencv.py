@@ -41,6 +41,7 @@ class VideoFile:
         self.path = Path(path)
         self.spec = spec or f"video:{path}"
         self.fps: float | None = None
+        self.frame_count: int | None = None  # as the file's header says, once opened (for progress)
         self._cap: cv2.VideoCapture | None = None
         self._next = 0
 
@@ -53,6 +54,8 @@ class VideoFile:
             raise CameraError(f"video {self.path}: OpenCV cannot read it (not a video, or a codec it lacks)")
         rate = cap.get(cv2.CAP_PROP_FPS)
         self.fps = rate if math.isfinite(rate) and rate > 0 else DEFAULT_FPS
+        count = cap.get(cv2.CAP_PROP_FRAME_COUNT)
+        self.frame_count = int(count) if math.isfinite(count) and count > 0 else None
         self._cap, self._next = cap, 0
 
     def read(self) -> Frame | None:

@@ -50,13 +50,16 @@ class CameraService:
     ``zones_path`` is where the page's zones are kept (``--zones FILE`` names another file);
     ``realtime`` paces a video at its own frame rate; ``loop`` replays a video from the start when
     it ends, in a new game (the demo; ``new_game`` starts it). ``tell(status)`` is called whenever
-    what the page shows of the camera changes.
+    what the page shows of the camera changes. ``make_source``, ``reader`` and ``backoff`` replace
+    the source the spec names, the card reader and the retry delays (for tests).
     """
 
     def __init__(self, companion: Any, spec: str, data_dir: Path, *, zones_path: Path | None = None,
                  realtime: bool = True, loop: bool = False,
                  new_game: Callable[[], int] | None = None,
-                 tell: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 tell: Callable[[dict[str, Any]], None] | None = None,
+                 make_source: Callable[[], Any] | None = None, reader: Any = None,
+                 backoff: tuple[float, float] = (0.5, 10.0)) -> None:
         from vision.camera import Capture, open_source
         from vision.track import Follower, Tracker, Zones
 
@@ -66,20 +69,24 @@ class CameraService:
         self.crops = CropFolder(data_dir)
         self.new_game = new_game
         self.tell = tell
-        open_source(spec)  # a bad spec fails now, at start, with its message
+        if make_source is None:
+            open_source(spec)  # a bad spec fails now, at start, with its message
+
+            def make_source() -> Any:
+                return open_source(spec)
         players = 2
         latest = companion.latest_game()
         if latest is not None:
             players = len(companion.state(latest).get("players") or [None, None])
         self.zones = Zones.load(self.zones_path, players)
         self._lock = threading.RLock()
-        self._tracker = Tracker(self.zones)
+        self._tracker = Tracker(self.zones, reader=reader)
         self._follower_cls = Follower
         self._follower: Any = None
         self._game_id: int | None = None
         self._ended = False
         self._stop = threading.Event()
-        self.capture = Capture(lambda: open_source(spec), realtime=realtime, loop=loop,
+        self.capture = Capture(make_source, realtime=realtime, loop=loop, backoff=backoff,
                                on_status=self._camera_changed)
         self._thread = threading.Thread(target=self._run, name="tracker", daemon=True)
         self._was_lost = False

@@ -197,6 +197,7 @@ class Tracker:
         self._read_mask = np.zeros((0, 0), bool)  # where the reference holds the table read
         self._looks: list[_Look] = []
         self._size = (0, 0)
+        self._number = -1  # the last frame fed
 
     # -- what the game tells it ----------------------------------------------------------------
 
@@ -209,6 +210,7 @@ class Tracker:
         """Read the whole table again once it is still (a camera that came back)."""
         self._reference = None
         self._looks = []
+        self.motion = MotionMap(window=2)
 
     def visible(self, zone: str | None = None) -> list[TableCard]:
         """The cards of this deal seen face up at their last reading (in ``zone``, if given)."""
@@ -229,9 +231,10 @@ class Tracker:
 
     def _feed(self, image: BGR, number: int, lores: npt.NDArray[np.uint8] | None) -> list[Sighting | Doubt]:
         h, w = image.shape[:2]
-        if (w, h) != self._size:
+        if (w, h) != self._size or number <= self._number:  # another camera, or the same begun again
             self._size = (w, h)
             self.forget()
+        self._number = number
         small = small_grey(lores if lores is not None else image)
         share = self.motion.update(small, number)
         self.status = "hand over the table" if share > MOVE_SHARE else "watching"

@@ -1,0 +1,160 @@
+"""The camera in the running companion: a camera lost mid-deal, a card misread and corrected."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from companion.camera import CameraService
+from companion.service import Companion
+from cribbage.gamelog import GameStore
+from tests.track.table import DrawnTable, code, patch_reader
+from vision.camera import CameraError, Frame
+
+
+class Script:
+    """The table as the camera would film it: frames drawn as the test lays cards; the camera
+    can be unplugged (``down``) and plugged back."""
+
+    def __init__(self) -> None:
+        self.table = DrawnTable()
+        self.frames: list[np.ndarray] = []
+        self.down = False
+        self.fail_at: int | None = None  # unplugged after serving this many frames
+        self.served = 0
+        self.opened = 0
+        self.finished = False  # the recording is over (until then the camera waits for frames)
+
+    def still(self, n: int = 8) -> None:
+        self.frames += [self.table.frame() for _ in range(n)]
+
+    def lay(self, card: str, x: int, y: int, blue: int | None = None) -> None:
+        for hy in (330, 300, y):
+            self.frames.append(self.table.frame(hand=(x, hy)))
+        self.table.lay(card, x, y, blue=blue)
+        self.frames.append(self.table.frame(hand=(x, 330)))
+        self.still()
+
+
+class ScriptedSource:
+    """The script's frames, each read once (a recording, so the capture hands every frame to the
+    tracker), failing where the script unplugs the camera, waiting while the script has no
+    frame yet."""
+
+    live = False
+    fps = 10.0
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.spec = "scripted:0"
+        self.number = 0
+
+    def open(self) -> None:
+        if self.script.down:
+            raise CameraError("no camera at scripted:0")
+        self.script.opened += 1
+
+    def read(self) -> Frame | None:
+        s = self.script
+        if s.fail_at is not None and s.served == s.fail_at:
+            s.fail_at, s.down = None, True
+            raise CameraError("camera scripted:0 stopped giving frames (unplugged?)")
+        deadline = time.monotonic() + 10
+        while not s.frames and not s.finished and time.monotonic() < deadline:
+            time.sleep(0.01)  # the players have not laid the next card yet
+        if not s.frames:
+            return None
+        image = s.frames.pop(0)
+        s.served += 1
+        self.number += 1
+        return Frame(image, self.number, self.number / 10)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Any:
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    game = companion.new_game({"players": ["Ann", "Bob"]})
+    companion.apply(game, {"type": "dealer", "seat": "A"})
+    yield companion
+    companion.close()
+
+
+def follow(companion: Any, script: Script, tmp_path: Path) -> tuple[CameraService, list[dict[str, Any]]]:
+    told: list[dict[str, Any]] = []
+    camera = CameraService(companion, "scripted:0", tmp_path, make_source=lambda: ScriptedSource(script),
+                           reader=patch_reader, realtime=False, backoff=(0.01, 0.05))
+    companion.attach_camera(camera)
+    companion.add_listener(lambda topic, data: told.append(data) if topic == "camera" else None)
+    camera.start()
+    return camera, told
+
+
+def wait_for(what: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.02)
+
+
+def plays(companion: Any) -> list[tuple[str, str]]:
+    state = companion.state(companion.latest_game())
+    return [(p["seat"], p["card"]) for p in state["plays"]]
+
+
+def test_a_camera_lost_mid_deal_is_shown_retried_and_nothing_is_pegged_twice(companion: Any,
+                                                                               tmp_path: Path) -> None:
+    script = Script()
+    script.still()
+    script.lay("7C", 320, 150)  # the starter, in the centre
+    script.lay("5S", 80, 60)  # B leads (A deals)
+    script.lay("TS", 80, 300)
+    script.fail_at = len(script.frames) - 2  # unplugged once A's ten has been read
+    camera, told = follow(companion, script, tmp_path)
+    wait_for(lambda: script.down)
+    wait_for(lambda: camera.status()["state"] == "lost")
+    lost = camera.status()
+    assert lost["error"] and lost["tracker"] == "paused"
+    # the game goes on by hand meanwhile
+    companion.apply(companion.latest_game(), {"type": "play", "seat": "B", "card": "2D"}, source="page")
+    script.table.lay("2D", 130, 60)  # what was played by hand lies on the table too
+    script.lay("4H", 130, 300)
+    script.down = False  # plugged back in
+    script.finished = True
+    wait_for(lambda: camera.status()["state"] in ("running", "ended") and not script.frames)
+    wait_for(lambda: len(plays(companion)) == 4)
+    assert plays(companion) == [("B", "5S"), ("A", "TS"), ("B", "2D"), ("A", "4H")]
+    assert any("unplugged" in (s["error"] or "") for s in told if s["state"] == "lost")
+    events = companion.events(companion.latest_game())
+    sources = [(e["event"].get("card"), e["source"]) for e in events if e["event"]["type"] == "play"]
+    assert sources == [("5S", "camera"), ("TS", "camera"), ("2D", "page"), ("4H", "camera")]
+    camera.close()
+
+
+def test_a_misread_card_is_corrected_from_the_page_and_the_camera_goes_on(companion: Any,
+                                                                          tmp_path: Path) -> None:
+    script = Script()
+    script.still()
+    script.lay("7C", 320, 150)
+    script.lay("AC", 80, 60, blue=code("2C"))  # the ace of clubs, read as the two
+    camera, _ = follow(companion, script, tmp_path)
+    game = companion.latest_game()
+    wait_for(lambda: plays(companion) == [("B", "2C")])
+    [event] = [e for e in companion.events(game) if e["event"].get("card") == "2C"]
+    assert event["event"]["seen"]["crop"].startswith("crops/")
+    assert companion.camera_crop(event["event"]["seen"]["crop"].split("/")[1])[:2] == b"\xff\xd8"
+    companion.apply(game, {"type": "correct", "event": event["id"],
+                           "with": {"type": "play", "seat": "B", "card": "AC"}}, source="page")
+    script.lay("9D", 80, 300)
+    wait_for(lambda: len(plays(companion)) == 2)
+    assert plays(companion) == [("B", "AC"), ("A", "9D")]
+    assert companion.state(game)["count"] == 10
+    script.finished = True
+    camera.close()

@@ -2,12 +2,16 @@
 
 Every event is a JSON object with a ``type``. :func:`normalize` checks its fields and returns
 the form the log stores: seats as capital letters, cards as canonical names, numbers as ints.
-Unknown keys are dropped.
+Unknown keys are dropped. An event the camera saw (``starter``, ``play``, ``show``, ``crib``,
+``crib-card``, ``go``) may carry ``seen``, how it was seen: the frame, the reader's confidence
+and the crop of the cards; it is kept with the event and changes nothing in the rules.
 
 >>> normalize({"type": "play", "seat": "b", "card": "10h"}, seats=2)
 {'type': 'play', 'seat': 'B', 'card': 'TH'}
 >>> normalize({"type": "show", "seat": "A", "cards": "5C 5D JS 6H", "claim": 12}, seats=2)
 {'type': 'show', 'seat': 'A', 'cards': ['5C', '5D', 'JS', '6H'], 'claim': 12}
+>>> normalize({"type": "go", "seat": "a", "seen": {"frame": 812, "confidence": 0.97}}, seats=2)
+{'type': 'go', 'seat': 'A', 'seen': {'frame': 812, 'confidence': 0.97}}
 >>> normalize({"type": "peg"}, seats=2)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -16,12 +20,14 @@ cribbage.errors.RuleError: no event of type 'peg' (known: dealer, cut, new-deal,
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import RuleError
 
-__all__ = ["META_TYPES", "TABLE_TYPES", "normalize"]
+__all__ = ["META_TYPES", "SEEN_TYPES", "TABLE_TYPES", "normalize"]
 
 TABLE_TYPES = (
     "dealer", "cut", "new-deal", "hand", "discard", "crib-card", "starter", "play", "go",
@@ -30,13 +36,18 @@ TABLE_TYPES = (
 """Events that happen at the table and change the game."""
 META_TYPES = ("correct", "undo")
 """Events about other events: they supersede earlier ones, and the game is folded again."""
+SEEN_TYPES = ("starter", "play", "show", "crib", "crib-card", "go")
+"""Events a camera sees, which may carry ``seen`` (how it saw them)."""
+
+_CROP = re.compile(r"crops/[A-Za-z0-9._-]{1,80}\.jpg")
+_MAX_FRAME = 10**9
 
 
 def _seat(event: dict[str, Any], seats: int, key: str = "seat") -> str:
     value = event.get(key)
     if not isinstance(value, str) or len(value) != 1 or not value.isalpha():
         raise RuleError(
-            f"{event['type']} needs a {key} (a letter from A), not {value!r}", rule="seat"
+            f"{event['type']} needs a {key} (a letter from A), not {_shown(value)}", rule="seat"
         )
     letter = value.upper()
     if not "A" <= letter < chr(65 + seats):
@@ -56,7 +67,7 @@ def _int(event: dict[str, Any], key: str, *, minimum: int, required: bool) -> in
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise RuleError(
-            f"{event['type']}: {key} is a whole number from {minimum}, not {value!r}",
+            f"{event['type']}: {key} is a whole number from {minimum}, not {_shown(value)}",
             rule="event",
         )
     return value
@@ -78,6 +89,63 @@ def _card(event: dict[str, Any], key: str = "card") -> str:
     if value is None:
         raise RuleError(f"{event['type']} needs a {key}", rule="event")
     return parse_card(value).name
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short for a message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _seen(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The camera's provenance of ``event``, checked: ``frame``, ``confidence``, ``crop``.
+
+    Every key is optional and unknown keys are dropped; None when nothing is recorded.
+
+    >>> _seen({"type": "play", "seen": {"frame": 3, "confidence": 1, "crop": "crops/f3-a.jpg"}})
+    {'frame': 3, 'confidence': 1.0, 'crop': 'crops/f3-a.jpg'}
+    >>> _seen({"type": "play", "seen": {"crop": "../etc/passwd"}})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cribbage.errors.RuleError: play: seen.crop is a file under crops/ ... not '../etc/passwd'
+    """
+    value = event.get("seen")
+    if value is None:
+        return None
+    kind = event["type"]
+    if not isinstance(value, dict):
+        raise RuleError(
+            f"{kind}: seen is an object (frame, confidence, crop), not {_shown(value)}", rule="event"
+        )
+    out: dict[str, Any] = {}
+    frame = value.get("frame")
+    if frame is not None:
+        if not isinstance(frame, int) or isinstance(frame, bool) or not 0 <= frame <= _MAX_FRAME:
+            raise RuleError(
+                f"{kind}: seen.frame is a whole number from 0 to {_MAX_FRAME}, not {_shown(frame)}",
+                rule="event",
+            )
+        out["frame"] = frame
+    confidence = value.get("confidence")
+    if confidence is not None:
+        if (
+            not isinstance(confidence, int | float) or isinstance(confidence, bool)
+            or not 0 <= confidence <= 1 or not math.isfinite(confidence)
+        ):
+            raise RuleError(
+                f"{kind}: seen.confidence is a number from 0 to 1, not {_shown(confidence)}",
+                rule="event",
+            )
+        out["confidence"] = float(confidence)
+    crop = value.get("crop")
+    if crop is not None:
+        if not isinstance(crop, str) or _CROP.fullmatch(crop) is None:
+            raise RuleError(
+                f"{kind}: seen.crop is a file under crops/ (crops/NAME.jpg, the name 1 to 80 "
+                f"letters, digits, '.', '_' or '-'), not {_shown(crop)}", rule="event",
+            )
+        out["crop"] = crop
+    return out or None
 
 
 def normalize(event: Any, seats: int) -> dict[str, Any]:
@@ -158,4 +226,8 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
                 "correct needs with: the table event that replaces it", rule="correct"
             )
         out["with"] = normalize(replacement, seats)
+    if kind in SEEN_TYPES:
+        seen = _seen(event)
+        if seen is not None:
+            out["seen"] = seen
     return out

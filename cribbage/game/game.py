@@ -503,13 +503,16 @@ class Game:
             awards += play.go(nxt)
         return awards
 
-    def _infer_goes(self, deal: Deal, seat: int, action: str) -> list[PlayAward]:
+    def _infer_goes(
+        self, deal: Deal, seat: int, action: str, because: str = ""
+    ) -> list[PlayAward]:
         """Goes the table did not say but the event shows (a camera sees only cards laid).
 
         When ``seat`` acts out of turn, each seat passed over is taken to have said go;
         refused (rule ``turn``) when one of them cannot have: a known hand holding a card
-        that fits, or a count of 21 or less, where any card fits. A seat's own go is never
-        inferred: a card that does not fit on its own turn is refused (``thirty-one``).
+        that fits, or a count of 21 or less, where any card fits. ``because`` opens the reason
+        given (why the turn is where it is). The goes that end a series when a card does not
+        fit the count are :meth:`_end_series`'s business.
         """
         play = deal.play
         assert play is not None
@@ -524,8 +527,51 @@ class Game:
                 if play.count == 0:
                     why = "the count is 0, so any card fits"
                 raise RuleError(
-                    f"{_letter(seat)} cannot {action} out of turn: it is {_letter(other)}'s "
-                    f"turn, and {_letter(other)} cannot have passed ({why})",
+                    f"{_letter(seat)} cannot {action} out of turn: {because}it is "
+                    f"{_letter(other)}'s turn, and {_letter(other)} cannot have passed ({why})",
+                    rule="turn",
+                )
+            awards += play.go(play.next_seat)
+            awards += self._settle(deal)
+        return awards
+
+    def _end_series(self, deal: Deal, seat: int, card: Card) -> list[PlayAward]:
+        """The goes a card shows when it does not fit the count, on ``seat``'s own turn.
+
+        A seat lays a card that would pass 31 only after every seat has said go: the seat
+        itself, then each seat still in the series in turn, until the last to lay pegs 1 for
+        last card and the count restarts. Each go is checked as a said one: the laying seat's
+        own is refused (``thirty-one``) when its known hand holds a card that fits (a seat
+        that can play must play), another seat's (``turn``) when it cannot have passed. The
+        five-card game's play is one series that stops at the first go, so no card can follow
+        there (``thirty-one``).
+        """
+        play = deal.play
+        assert play is not None
+        count = play.count
+        letter = _letter(seat)
+        total = count + card.value
+        if play.single_series:
+            raise RuleError(
+                f"{letter} cannot lay {card}: it would take the count to {total}, past 31, and "
+                f"in the {self.settings.variant.name} game the play is one series that stops at "
+                f"the first go, so no card follows a count of {count}; {letter} says go instead",
+                rule="thirty-one",
+            )
+        awards: list[PlayAward] = []
+        series = play.series_number
+        while play.series_number == series and play.next_seat is not None:
+            other = deal.table_seat(play.next_seat)
+            why = self._go_refusal(deal, other)
+            if why is not None and other == seat:
+                raise RuleError(
+                    f"{letter} cannot lay {card}: it would take the count to {total}, past 31, "
+                    f"and {why} (a seat that can play must play)", rule="thirty-one",
+                )
+            if why is not None:
+                raise RuleError(
+                    f"{letter} cannot lay {card} at a count of {count}: it does not fit, so "
+                    f"every seat must have said go, and {_letter(other)} cannot have ({why})",
                     rule="turn",
                 )
             awards += play.go(play.next_seat)
@@ -556,6 +602,14 @@ class Game:
         play = deal.play
         assert play is not None
         before = self._infer_goes(deal, seat, f"lay {card}")
+        count = play.count
+        if count + card.value > 31:  # every seat said go: a new series, then the card
+            before += self._end_series(deal, seat, card)
+            before += self._infer_goes(
+                deal, seat, f"lay {card}",
+                f"{card} does not fit at a count of {count}, so every seat said go and the "
+                "count restarted; ",
+            )
         mine = play.lay(deal.play_seat(seat), card)
         laid.append(card)
         deal.owner[card] = letter

@@ -62,8 +62,11 @@ def test_play_out_of_turn_and_past_31():
     game = run(started(), "A TS", "B KH")
     refused(game, "B 5C", "turn")  # A cannot have passed at 20
     game = run(game, "A QS")  # 30
-    assert "past 31" in refused(game, "B 5C", "thirty-one")
-    assert "past 31" in refused(game, "A 5C", "thirty-one")  # B passed over, then A's 5C
+    # hands unknown: a card past 31 shows that every seat said go (B, then A, who laid last)
+    led = run(game, "B 5C")
+    assert led.scores == {"A": 1, "B": 0} and led.count == 5 and led.next == "A"
+    # B passed over, A's own go ends the series (A pegs 1), B leads and cannot pass at 0
+    assert "cannot have passed (the count is 0" in refused(game, "A 5C", "turn")
     known = run(
         new(), {"type": "dealer", "seat": "B"},
         {"type": "hand", "seat": "B", "cards": ["KH", "9C", "AC", "2C"]},

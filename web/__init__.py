@@ -18,6 +18,10 @@ Configuration keys (all optional but ``DATA_DIR``):
 ``MAX_STREAMS``        live pages at once (each holds a server thread); more poll instead
 ``SSE_HEARTBEAT``      seconds between keep-alive comments on a live stream (default 15)
 ``SSE_MAX_AGE``        seconds before a live stream ends and the page reconnects (default 300)
+``CAMERA_SNAPSHOT_S``  seconds the camera's snapshot is reused for every phone (default 0.5)
+
+The camera is optional: a table with the :class:`web.ports.CameraPort` methods gets the
+``/api/camera`` routes and the Camera tab (:mod:`web.camera`); any other table works as before.
 """
 
 from __future__ import annotations
@@ -87,9 +91,10 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
 
     table.add_listener(relay)
 
-    from web import api, errors, pages
+    from web import api, camera, errors, pages
 
     app.register_blueprint(api.bp)
+    camera.init_app(app, table)  # /api/camera: 404 unless the table has a camera (CameraPort)
     app.register_blueprint(pages.bp)
     errors.register(app)
     return app

@@ -13,7 +13,8 @@ from typing import Any, Protocol
 Listener = Callable[[str, dict[str, Any]], None]
 """Called with a topic and its data: ``("state", {"game_id": id, "state": state_json})`` after
 every change to a game, ``("leds", {"frame": n})`` when a new LED frame is drawn,
-``("games", {"latest": id})`` when a game is started."""
+``("games", {"latest": id})`` when a game is started, ``("camera", status)`` when the camera,
+its tracker or its flagged readings change (see :class:`CameraPort`)."""
 
 
 class VisionUnavailable(Exception):
@@ -59,3 +60,76 @@ class Table(Protocol):
     def status(self) -> dict[str, Any]:
         """What is running: ``{"leds": "sim", "vision": true, "demo": false, ...}``."""
         ...
+
+
+class CameraPort(Protocol):
+    """The camera and its tracker, an optional part of :class:`Table`.
+
+    A table without these methods (or whose :meth:`camera_status` answers ``None``) has no camera:
+    the ``/api/camera`` routes answer 404 and the page shows no Camera tab. :func:`camera_of` is
+    how the app finds it (``create_app`` calls it once), so older tables need no change.
+
+    Status (``camera_status``)::
+
+        {"source": "video:/x/deal.mp4",
+         "state": "starting" | "running" | "lost" | "ended" | "stopped",
+         "error": str | None, "retries": int, "frames": int, "fps": float | None,
+         "tracker": "watching" | "hand over the table" | "waiting for a confirmation" | "paused",
+         "game": int | None,                       # the game the camera feeds
+         "flagged": [{"id": 3, "frame": 412, "zone": "A", "card": "5S" | None,
+                      "confidence": 0.41, "likely": ["5S", "5C", "6S"], "reason": "...",
+                      "crop": "crops/000412-A.jpg",
+                      "event": {"type": "play", "seat": "A", "card": "5S"} | None}],
+         "zones": ZONES}
+
+    Zones are fractions of the frame ``[x0, y0, x1, y1]``; the centre wins where it overlaps a
+    seat: ``{"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
+    "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}}``.
+
+    The companion calls its listeners with ``("camera", status)`` whenever the camera state,
+    the tracker state or the flagged list changes; the live stream forwards it as
+    ``event: camera``.
+    """
+
+    def camera_status(self) -> dict[str, Any] | None:
+        """``None`` when no camera is configured; else the status above."""
+        ...
+
+    def camera_snapshot(self) -> bytes | None:
+        """The newest frame as a small JPEG (at most 640 px wide); ``None`` before a frame."""
+        ...
+
+    def camera_zones(self) -> dict[str, Any]: ...
+
+    def set_camera_zones(self, zones: dict[str, Any]) -> dict[str, Any]:
+        """Check and save ``zones``; return them as saved. Raise ``CribbageError`` (a message
+        for the player) when they are not zones."""
+        ...
+
+    def resolve_flag(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+        """Settle a flagged reading: ``"accept"`` applies its event as read, ``"fix"`` applies it
+        with ``card`` instead, ``"dismiss"`` drops it (not a card). Return the game state after
+        (``{}`` for dismiss). Raise ``KeyError`` for an unknown id, ``CribbageError`` (a
+        ``RuleError`` when the game refuses the event) otherwise."""
+        ...
+
+    def camera_crop(self, name: str) -> bytes | None:
+        """A crop JPEG from the data folder's ``crops/`` by file name; ``None`` when missing."""
+        ...
+
+
+CAMERA_METHODS = (
+    "camera_status", "camera_snapshot", "camera_zones", "set_camera_zones", "resolve_flag",
+    "camera_crop",
+)
+
+
+def camera_of(table: object) -> CameraPort | None:
+    """``table`` itself when it has every :class:`CameraPort` method, else ``None``.
+
+    >>> camera_of(object()) is None
+    True
+    """
+    if all(callable(getattr(table, name, None)) for name in CAMERA_METHODS):
+        return table  # type: ignore[return-value]
+    return None

@@ -47,7 +47,7 @@ def test_serve_runs_waitress_plays_the_demo_and_stops_on_sigterm(
 ) -> None:
     proc, url = served
     session = get(url + "api/session")
-    assert session["companion"] == {"leds": "sim", "demo": True}
+    assert session["companion"] == {"leds": "sim", "demo": True, "camera": False}
     deadline = time.monotonic() + 20
     state: dict = {}
     while time.monotonic() < deadline:

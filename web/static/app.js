@@ -149,7 +149,7 @@ function connect() {
   const es = new EventSource(url);
   app.es = es;
   let opened = false;
-  es.onopen = () => { opened = true; setLive("on"); stopPolling(); };
+  es.onopen = () => { opened = true; setLive("on"); stopPolling(); if (app.onLive) app.onLive(); };
   es.addEventListener("state", (m) => {
     const d = JSON.parse(m.data);
     if (d.game_id === app.gameId) render(d.state);
@@ -159,6 +159,7 @@ function connect() {
     if (app.follow && d.latest !== app.gameId) { app.gameId = d.latest; loadGame().then(connect); }
   });
   es.addEventListener("leds", refreshLeds);
+  es.addEventListener("camera", (m) => { if (app.onCamera) app.onCamera(JSON.parse(m.data)); });
   es.onerror = () => {
     if (es.readyState === EventSource.CLOSED || !opened) {
       es.close(); app.es = null; startPolling();
@@ -428,11 +429,20 @@ async function loadEvents() {
     const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : "";
     const base = e.event && e.event.type === "correct" ? e.event.with : e.event;
     const canEdit = !e.superseded_by && base && (base.seat || base.card || base.cards) && e.event.type !== "undo";
+    const seen = (base && base.seen) || e.seen || null;  // what the camera saw: {frame, confidence, crop}
     return el("li", { class: e.superseded_by ? "gone" : "", "data-event": e.id },
+      seen && seen.crop ? seenThumb(seen) : null,
       el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", { class: "pts" }, pts) : null,
-      el("div", { class: "meta" }, `${e.source || "?"} · ${e.at ? new Date(e.at).toLocaleTimeString() : ""}${gone}`),
+      el("div", { class: "meta" }, `${e.source || (seen ? "camera" : "?")} · ${e.at ? new Date(e.at).toLocaleTimeString() : ""}${gone}`
+        + (seen && typeof seen.confidence === "number" ? ` · ${Math.round(seen.confidence * 100)}% sure` : "")),
       canEdit ? el("button", { type: "button", class: "edit", onclick: () => openEdit(e) }, "Edit") : null);
   }));
+}
+function seenThumb(seen) {
+  // the crop the camera read this card from (DATA/crops/NAME.jpg, served by /api/camera/crops)
+  const name = String(seen.crop).split("/").pop();
+  return el("img", { class: "seen", src: `/api/camera/crops/${encodeURIComponent(name)}`, alt: "what the camera saw",
+    width: 48, height: 64, loading: "lazy", onerror: (ev) => ev.target.remove() });
 }
 function openEdit(e) {
   const fix = e.event.type === "correct";
@@ -452,6 +462,7 @@ function openEdit(e) {
 }
 function correction() {
   const repl = Object.assign({}, app.editing);
+  delete repl.seen;  // a correction is the player's word, not the camera's
   if (repl.seat) repl.seat = $("#edit-seat").value;
   const cards = $("#edit-cards").value.trim();
   if ("card" in repl) repl.card = cards;

@@ -1,0 +1,567 @@
+"""The camera's side of the page: ``/api/camera`` routes with a fake camera on a real companion
+(in memory: zones, a flagged list, calls recorded), the live stream's ``camera`` event, and the
+Camera tab in real Chromium (skipped, like the other browser tests, without Chromium).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import CHROMIUM_ARGS, chromium_path
+from flask import Flask
+from webhelpers import DEAL, Api
+
+from companion.service import Companion
+from cribbage.errors import CribbageError
+from cribbage.gamelog import GameStore
+from web import create_app
+from web.ports import CameraPort, camera_of
+
+ZONES = {"players": 2, "centre": [0.30, 0.35, 0.70, 0.65],
+         "seats": {"A": [0.0, 0.5, 1.0, 1.0], "B": [0.0, 0.0, 1.0, 0.5]}}
+
+
+def jpeg(colour: tuple[int, int, int] = (20, 90, 40), size: tuple[int, int] = (640, 480)) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", size, colour).save(out, "JPEG", quality=70)
+    return out.getvalue()
+
+
+class CameraTable:
+    """A real companion plus a fake camera (the :class:`web.ports.CameraPort` methods)."""
+
+    def __init__(self, companion: Companion) -> None:
+        self.companion = companion
+        self.listeners: list[Any] = []
+        self.zones: dict[str, Any] = json.loads(json.dumps(ZONES))
+        self.cam_state = {"source": "video:/x/deal.mp4", "state": "running", "error": None,
+                      "retries": 0, "frames": 412, "fps": 9.5, "tracker": "watching",
+                      "game": None}
+        self.flagged: list[dict[str, Any]] = []
+        self.snapshot: bytes | None = b"\xff\xd8frame-1"
+        self.snapshots_taken = 0
+        self.crops: dict[str, bytes] = {"000412-A.jpg": jpeg((200, 200, 200), (96, 128))}
+        self.calls: list[tuple[int, str, str | None]] = []
+        self.refuse_with: CribbageError | None = None
+
+    def __getattr__(self, name: str) -> Any:  # everything else is the real companion's
+        return getattr(self.companion, name)
+
+    def add_listener(self, listener: Any) -> None:
+        self.listeners.append(listener)
+        self.companion.add_listener(listener)
+
+    def tell(self, **changes: Any) -> None:
+        self.cam_state.update(changes)
+        for listener in self.listeners:
+            listener("camera", self.camera_status())
+
+    # --- CameraPort ---
+    def camera_status(self) -> dict[str, Any] | None:
+        return {**self.cam_state, "flagged": [dict(f) for f in self.flagged], "zones": self.zones}
+
+    def camera_snapshot(self) -> bytes | None:
+        self.snapshots_taken += 1
+        return self.snapshot
+
+    def camera_zones(self) -> dict[str, Any]:
+        return self.zones
+
+    def set_camera_zones(self, zones: dict[str, Any]) -> dict[str, Any]:
+        boxes = [zones.get("centre"), *dict(zones.get("seats") or {}).values()]
+        for box in boxes:
+            if (not isinstance(box, list) or len(box) != 4
+                    or not all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in box)
+                    or box[0] >= box[2] or box[1] >= box[3]):
+                raise CribbageError(f"a zone is [x0, y0, x1, y1], fractions of the frame: {box!r}")
+        self.zones = json.loads(json.dumps(zones))
+        self.tell()
+        return self.zones
+
+    def resolve_flag(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+        self.calls.append((flag_id, action, card))
+        flag = next((f for f in self.flagged if f["id"] == flag_id), None)
+        if flag is None:
+            raise KeyError(flag_id)
+        if self.refuse_with is not None:
+            raise self.refuse_with
+        state: dict[str, Any] = {}
+        if action != "dismiss":
+            event = dict(flag["event"])
+            if action == "fix":
+                event["card"] = card
+            event["seen"] = {"frame": flag["frame"], "confidence": flag["confidence"],
+                             "crop": flag["crop"]}
+            state = self.companion.apply(self.cam_state["game"], event, source="camera")
+        self.flagged.remove(flag)
+        self.tell()
+        return state
+
+    def camera_crop(self, name: str) -> bytes | None:
+        return self.crops.get(name)
+
+
+def flag(flag_id: int = 3, card: str = "5S", seat: str = "B") -> dict[str, Any]:
+    return {"id": flag_id, "frame": 412, "zone": seat, "card": card, "confidence": 0.41,
+            "likely": [card, "5C", "6S"], "reason": "below the confidence threshold",
+            "crop": "crops/000412-A.jpg", "event": {"type": "play", "seat": seat, "card": card}}
+
+
+@pytest.fixture
+def table(companion: Companion) -> CameraTable:
+    return CameraTable(companion)
+
+
+@pytest.fixture
+def cam_app(table: CameraTable, tmp_path: Path) -> Flask:
+    return create_app(table, {"DATA_DIR": tmp_path, "TESTING": True})
+
+
+@pytest.fixture
+def cam(cam_app: Flask) -> Api:
+    return Api(cam_app.test_client())
+
+
+def game_at_play(api: Api, table: CameraTable) -> int:
+    """A game with Bob dealing and the starter turned: Alice to lead."""
+    game = api.new_game()
+    for event in DEAL[:2]:
+        api.event(game, event)
+    table.cam_state["game"] = game
+    return game
+
+
+# --- the port -----------------------------------------------------------------------------
+
+
+class OldTable:
+    """A table from before the camera: every Table method, none of the camera's."""
+
+    def __init__(self, companion: Companion) -> None:
+        self.companion = companion
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("camera") or name in ("set_camera_zones", "resolve_flag"):
+            raise AttributeError(name)
+        return getattr(self.companion, name)
+
+
+def test_a_table_without_the_methods_has_no_camera(companion: Companion, tmp_path: Path) -> None:
+    old = OldTable(companion)
+    assert camera_of(old) is None
+    port: CameraPort | None = camera_of(CameraTable(companion))
+    assert port is not None
+    api = Api(create_app(old, {"DATA_DIR": tmp_path}).test_client())
+    for path in ("/api/camera", "/api/camera/snapshot.jpg", "/api/camera/zones",
+                 "/api/camera/crops/000412-A.jpg"):
+        response = api.get(path)
+        assert response.status_code == 404, path
+        assert response.get_json()["error"] == "no camera: start crib serve --camera SPEC"
+    assert api.post("/api/camera/flagged/1", {"action": "dismiss"}).status_code == 404
+    assert 'data-camera="no"' in api.get("/").get_data(as_text=True)
+
+
+def test_status_is_404_without_a_camera(api: Api) -> None:
+    for path in ("/api/camera", "/api/camera/snapshot.jpg", "/api/camera/zones"):
+        response = api.get(path)
+        assert response.status_code == 404, path
+        assert response.get_json()["error"] == "no camera: start crib serve --camera SPEC"
+    assert api.get("/api/camera/crops/000412-A.jpg").status_code == 404
+    response = api.post("/api/camera/flagged/1", {"action": "dismiss"})
+    assert response.status_code == 404
+    assert api.client.put("/api/camera/zones", json=ZONES,
+                          headers={"X-CSRF-Token": api.csrf}).status_code == 404
+    html = api.get("/").get_data(as_text=True)
+    assert 'data-camera="no"' in html and "camera.js" not in html
+    assert re.search(r'<a href="#camera" data-tab="camera" hidden>', html)
+
+
+def test_status_when_the_camera_answers_none(table: CameraTable, tmp_path: Path) -> None:
+    table.camera_status = lambda: None  # type: ignore[method-assign]
+    api = Api(create_app(table, {"DATA_DIR": tmp_path}).test_client())
+    assert api.get("/api/camera").status_code == 404
+    assert api.get("/api/camera/snapshot.jpg").status_code == 404
+    assert 'data-camera="no"' in api.get("/").get_data(as_text=True)
+    assert api.get("/api/camera/crops/000412-A.jpg").status_code == 200  # old games' crops
+
+
+def test_status_with_a_camera(cam: Api, table: CameraTable) -> None:
+    table.flagged.append(flag())
+    response = cam.get("/api/camera")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["state"] == "running" and body["tracker"] == "watching"
+    assert body["zones"] == ZONES and body["flagged"][0]["likely"] == ["5S", "5C", "6S"]
+    html = cam.get("/").get_data(as_text=True)
+    assert 'data-camera="yes"' in html and "/static/camera.js" in html
+    assert '<a href="#camera" data-tab="camera">Camera</a>' in html
+
+
+# --- snapshot -----------------------------------------------------------------------------
+
+
+def test_snapshot_bytes_no_store_and_rate_limit(cam: Api, table: CameraTable) -> None:
+    first = cam.get("/api/camera/snapshot.jpg")
+    assert first.status_code == 200 and first.mimetype == "image/jpeg"
+    assert first.headers["Cache-Control"] == "no-store"
+    assert first.data == b"\xff\xd8frame-1"
+    table.snapshot = b"\xff\xd8frame-2"
+    for _ in range(5):  # many phones at once: the camera is asked once
+        assert cam.get("/api/camera/snapshot.jpg").data == b"\xff\xd8frame-1"
+    assert table.snapshots_taken == 1
+    time.sleep(0.55)
+    assert cam.get("/api/camera/snapshot.jpg").data == b"\xff\xd8frame-2"
+    assert table.snapshots_taken == 2
+
+
+def test_snapshot_404_before_the_first_frame(cam: Api, table: CameraTable) -> None:
+    table.snapshot = None
+    response = cam.get("/api/camera/snapshot.jpg")
+    assert response.status_code == 404 and "no frame" in response.get_json()["error"]
+
+
+# --- zones --------------------------------------------------------------------------------
+
+
+def put(api: Api, path: str, body: Any, *, csrf: bool = True, **headers: str) -> Any:
+    if csrf:
+        headers["X-CSRF-Token"] = api.csrf
+    return api.client.put(path, json=body, headers=headers)
+
+
+def test_zones_get_and_put(cam: Api, table: CameraTable) -> None:
+    assert cam.get("/api/camera/zones").get_json() == ZONES
+    moved = json.loads(json.dumps(ZONES))
+    moved["centre"] = [0.25, 0.3, 0.75, 0.7]
+    response = put(cam, "/api/camera/zones", moved)
+    assert response.status_code == 200 and response.get_json() == moved
+    assert table.zones == moved
+    assert cam.get("/api/camera/zones").get_json() == moved
+
+
+def test_zones_need_csrf_and_good_zones(cam: Api, table: CameraTable) -> None:
+    refused = put(cam, "/api/camera/zones", {**ZONES, "centre": [0, 0, 0.5, 0.5]}, csrf=False)
+    assert refused.status_code == 403 and refused.get_json()["need"] == "csrf"
+    for bad in ({**ZONES, "centre": [0.7, 0.35, 0.3, 0.65]},
+                {**ZONES, "seats": {"A": [0, 0, 2, 1]}},
+                {**ZONES, "centre": "middle"}):
+        response = put(cam, "/api/camera/zones", bad)
+        assert response.status_code == 400, bad
+        assert "zone" in response.get_json()["error"]
+    not_json = cam.client.put("/api/camera/zones", data="x",
+                              headers={"X-CSRF-Token": cam.csrf})
+    assert not_json.status_code == 400
+    assert table.zones == ZONES
+
+
+def test_zones_need_the_pin_when_one_is_set(table: CameraTable, tmp_path: Path) -> None:
+    api = Api(create_app(table, {"DATA_DIR": tmp_path, "PIN": "2468"}).test_client())
+    moved = {**ZONES, "centre": [0.2, 0.3, 0.8, 0.7]}
+    locked = put(api, "/api/camera/zones", moved)
+    assert locked.status_code == 403 and locked.get_json()["need"] == "pin"
+    flagged = api.post("/api/camera/flagged/3", {"action": "dismiss"})
+    assert flagged.status_code == 403 and flagged.get_json()["need"] == "pin"
+    assert table.zones == ZONES and table.calls == []
+    assert put(api, "/api/camera/zones", moved, **{"X-Table-Pin": "2468"}).status_code == 200
+    assert table.zones == moved
+
+
+# --- flagged readings ---------------------------------------------------------------------
+
+
+def test_accept_fix_and_dismiss(cam: Api, table: CameraTable) -> None:
+    game = game_at_play(cam, table)
+    table.flagged += [flag(1, "JC", "A"), flag(2, "5H", "B"), flag(3, "KD", "A")]
+    accepted = cam.post("/api/camera/flagged/1", {"action": "accept"})
+    assert accepted.status_code == 200, accepted.get_json()
+    body = accepted.get_json()
+    assert body["game_id"] == game and body["state"]["plays"][-1]["card"] == "JC"
+    assert "said" in body["state"]
+    fixed = cam.post("/api/camera/flagged/2", {"action": "fix", "card": "5s"})
+    assert fixed.status_code == 200, fixed.get_json()
+    assert fixed.get_json()["state"]["plays"][-1]["card"] == "5S"
+    assert fixed.get_json()["state"]["scores"]["B"] == 2  # fifteen two
+    dismissed = cam.post("/api/camera/flagged/3", {"action": "dismiss", "card": "AS"})
+    assert dismissed.status_code == 200 and dismissed.get_json()["state"] == {}
+    assert table.calls == [(1, "accept", None), (2, "fix", "5S"), (3, "dismiss", None)]
+    assert cam.get("/api/camera").get_json()["flagged"] == []
+    events = cam.get(f"/api/games/{game}/events").get_json()["events"]
+    assert events[-1]["source"] == "camera"
+
+
+def test_flagged_errors(cam: Api, table: CameraTable) -> None:
+    game_at_play(cam, table)
+    table.flagged += [flag(3, "5S", "B")]  # Bob plays, but Alice leads
+    for body in ({"action": "keep"}, {}, {"action": "fix"}, {"action": "fix", "card": "ZZ"},
+                 {"action": "fix", "card": 5}):
+        response = cam.post("/api/camera/flagged/3", body)
+        assert response.status_code == 400, body
+        assert response.get_json()["error"]
+    assert cam.post("/api/camera/flagged/3", ["accept"]).status_code == 400
+    assert table.calls == []
+    missing = cam.post("/api/camera/flagged/99", {"action": "accept"})
+    assert missing.status_code == 404 and "99" in missing.get_json()["error"]
+    refused = cam.post("/api/camera/flagged/3", {"action": "accept"})
+    assert refused.status_code == 422  # the game refuses it: the rule, as for POST .../events
+    assert refused.get_json()["rule"] and refused.get_json()["error"]
+    table.refuse_with = CribbageError("that zone is not a seat")
+    other = cam.post("/api/camera/flagged/3", {"action": "dismiss"})
+    assert other.status_code == 400 and other.get_json()["error"] == "that zone is not a seat"
+    no_csrf = cam.post("/api/camera/flagged/3", {"action": "dismiss"}, csrf=False)
+    assert no_csrf.status_code == 403
+    assert [f["id"] for f in table.flagged] == [3]
+    assert cam.post("/api/camera/flagged/-1", {"action": "dismiss"}).status_code == 404
+
+
+# --- crops --------------------------------------------------------------------------------
+
+
+def test_crops(cam: Api, table: CameraTable) -> None:
+    good = cam.get("/api/camera/crops/000412-A.jpg")
+    assert good.status_code == 200 and good.mimetype == "image/jpeg"
+    assert good.data == table.crops["000412-A.jpg"]
+    assert cam.get("/api/camera/crops/000413-A.jpg").status_code == 404
+    for name in ("../x.jpg", "a/b.jpg", "..%2Fx.jpg", "a%2Fb.jpg", ".hidden.jpg", "x.png",
+                 "x.jpg.png", "a b.jpg", "%00.jpg", "x" * 81 + ".jpg", ".jpg"):
+        response = cam.get(f"/api/camera/crops/{name}")
+        assert response.status_code == 404, name
+        assert response.is_json, name
+    table.crops["../x.jpg"] = b"secret"
+    assert cam.get("/api/camera/crops/../x.jpg").status_code == 404
+
+
+# --- live ---------------------------------------------------------------------------------
+
+
+def read_stream(chunks: Iterator[Any], wanted: str, limit: int = 50) -> dict[str, Any]:
+    for _, chunk in zip(range(limit), chunks, strict=False):
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        for block in text.split("\n\n"):
+            kind = re.search(r"^event: (\w+)$", block, re.M)
+            data = re.search(r"^data: (.*)$", block, re.M)
+            if kind and data and kind.group(1) == wanted:
+                return json.loads(data.group(1))  # type: ignore[no-any-return]
+    raise AssertionError(f"no {wanted} event")
+
+
+def test_the_stream_forwards_the_camera(table: CameraTable, tmp_path: Path) -> None:
+    app = create_app(table, {"DATA_DIR": tmp_path, "SSE_HEARTBEAT": 0.05, "SSE_MAX_AGE": 5})
+    response = app.test_client().get("/api/stream", buffered=False)
+    chunks = iter(response.response)
+    table.tell(state="lost", error="no frame for 5 s", retries=2)
+    got = read_stream(chunks, "camera")
+    assert got["state"] == "lost" and got["error"] == "no frame for 5 s" and got["retries"] == 2
+    assert got["zones"] == ZONES
+    response.close()
+
+
+# --- first load ---------------------------------------------------------------------------
+
+
+def test_first_load_with_a_camera_is_under_100_kb(cam: Api, table: CameraTable) -> None:
+    cam.new_game()
+    table.flagged += [flag(1), flag(2)]
+    html = cam.get("/").data
+    urls = re.findall(rb'(?:src|href)="(/[^"]*)"', html)
+    assert b"/static/camera.js" in urls
+    total = len(html) + sum(len(cam.get(u.decode()).data) for u in urls)
+    total += len(cam.get("/api/games/latest").data)
+    total += len(cam.get("/api/board.svg?tracks=3&target=121").data)
+    total += len(cam.get("/api/camera").data)
+    assert total < 100_000, total
+
+
+# --- the Camera tab in Chromium -----------------------------------------------------------
+
+CHROMIUM = chromium_path()
+TIMEOUT = 10_000
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[str, CameraTable]]:
+    """The app on waitress in this process (a real server, a fake camera), on a free port."""
+    from waitress import create_server
+
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    table = CameraTable(companion)
+    table.snapshot = jpeg()
+    app = create_app(table, {"DATA_DIR": tmp_path, "SSE_HEARTBEAT": 1.0})
+    server = create_server(app, host="127.0.0.1", port=0, threads=12)
+    stop = threading.Event()
+
+    def run() -> None:  # waitress's loop, stoppable: close() belongs to the loop's thread
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
+        server.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}/", table
+    hub = app.extensions["crib"].hub
+    hub.close_all()  # end the live streams first, as crib serve does
+    deadline = time.monotonic() + 3
+    while hub.open_streams and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    thread.join(5)
+    companion.close()
+
+
+@pytest.fixture
+def page(live: tuple[str, CameraTable]) -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests skipped: pip install playwright")
+    url, _ = live
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        page.wait_for_function("() => document.querySelector('#live').textContent === 'live'")
+        yield page
+        context.close()
+        chromium.close()
+        assert errors == [], errors
+
+
+def expect(locator: Any) -> Any:
+    return pytest.importorskip("playwright.sync_api").expect(locator)
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_the_camera_tab_shows_the_snapshot_and_zones_and_saves_a_drag(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    _, table = live
+    tab = page.locator('#tabs a[data-tab="camera"]')
+    expect(tab).to_be_visible()
+    tab.click()
+    expect(page.locator("#cam-tracker")).to_have_text("Watching the table")
+    expect(page.locator("#cam-state")).to_contain_text("video:/x/deal.mp4")
+    page.wait_for_function("() => document.querySelector('#cam-img').naturalWidth === 640")
+    expect(page.locator("#cam-noframe")).to_be_hidden()
+    zones = page.locator("#cam-zones .zone")
+    expect(zones).to_have_count(3)
+    expect(page.locator('#cam-zones .zone[data-zone="centre"] .label')).to_have_text("Centre")
+    no_horizontal_scroll(page)
+    area = page.locator("#cam-zones").bounding_box()
+    centre = page.locator('#cam-zones .zone[data-zone="centre"]')
+    box = centre.bounding_box()
+    # drag the centre zone right by 10% of the frame and down by 10%
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + area["width"] * 0.05, y + area["height"] * 0.05, steps=3)
+    page.mouse.move(x + area["width"] * 0.10, y + area["height"] * 0.10, steps=3)
+    page.mouse.up()
+    # and the bottom-right corner of seat B (the top half) up by 10%
+    handle = page.locator('#cam-zones .zone[data-zone="B"] .h.br').bounding_box()
+    hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(hx, hy)
+    page.mouse.down()
+    page.mouse.move(hx - area["width"] * 0.2, hy - area["height"] * 0.1, steps=4)
+    page.mouse.up()
+    expect(page.locator("#cam-save")).to_be_enabled()
+    page.click("#cam-save")
+    expect(page.locator("#toast")).to_have_text("Zones saved")
+    saved = table.zones
+    assert saved["centre"] == pytest.approx([0.40, 0.45, 0.80, 0.75], abs=0.02)
+    assert saved["seats"]["B"] == pytest.approx([0.0, 0.0, 0.8, 0.4], abs=0.02)
+    assert saved["seats"]["A"] == ZONES["seats"]["A"]
+    assert saved["players"] == 2
+    expect(page.locator("#cam-save")).to_be_disabled()
+    # Reset goes back to the saved zones after more dragging
+    box = centre.bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] - 40, box["y"] + box["height"] / 2, steps=3)
+    page.mouse.up()
+    page.click("#cam-reset")
+    expect(page.locator("#cam-save")).to_be_disabled()
+    left = page.evaluate("cam.zones.centre[0]")
+    assert left == pytest.approx(saved["centre"][0])
+    # snapshots stop when the tab is left
+    page.click("#tabs >> text=Table")
+    page.wait_for_timeout(700)
+    taken = table.snapshots_taken
+    page.wait_for_timeout(1500)
+    assert table.snapshots_taken <= taken + 1
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_a_flagged_reading_is_fixed_from_the_camera_tab(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    url, table = live
+    api_game = page.evaluate("""async () => {
+        const r = await api("POST", "/api/games", {players: ["Alice", "Bob"]});
+        for (const e of [{type: "dealer", seat: "B"}, {type: "starter", card: "5D"},
+                         {type: "play", seat: "A", card: "JC"}])
+          await api("POST", `/api/games/${r.game_id}/events`, e);
+        return r.game_id;
+    }""")
+    table.cam_state["game"] = api_game
+    table.flagged.append(flag(3, "5S", "B"))
+    table.tell(tracker="waiting for a confirmation")
+    page.click('#tabs a[data-tab="camera"]')
+    expect(page.locator("#cam-tracker")).to_have_text("Waiting for a confirmation")
+    item = page.locator('#cam-flagged li[data-flag="3"]')
+    expect(item).to_contain_text("below the confidence threshold")
+    expect(item.locator('button[data-action="accept"]')).to_have_text("Accept 5♠")
+    expect(item.locator("img.crop")).to_have_js_property("naturalWidth", 96)
+    no_horizontal_scroll(page)
+    for button in item.locator("button").all():
+        assert button.bounding_box()["height"] >= 40
+    fix = item.locator('button[data-action="fix"][data-card="5C"]')
+    expect(fix).to_have_text("It's 5♣")
+    fix.click()
+    expect(page.locator("#cam-flagged li")).to_have_count(0)
+    assert table.calls == [(3, "fix", "5C")]
+    expect(page.locator('#scores .score[data-side="B"] .pts')).to_have_text("2")  # JC 5C: fifteen
+    # the Fix tab shows the crop beside the camera's event
+    page.click("#tabs >> text=Fix")
+    last = page.locator("#events li").first
+    expect(last).to_contain_text("camera")
+    expect(last).to_contain_text("41% sure")
+    expect(last.locator("img.seen")).to_have_attribute("src", "/api/camera/crops/000412-A.jpg")
+    assert url
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_the_lost_banner_shows_on_every_tab(page: Any, live: tuple[str, CameraTable]) -> None:
+    _, table = live
+    page.click("#tabs >> text=Play")
+    banner = page.locator("#cam-banner")
+    expect(banner).to_be_hidden()
+    table.tell(state="lost", error="no frame for 5 s", retries=1)
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Camera lost: no frame for 5 s")
+    expect(banner).to_contain_text("play by hand")
+    no_horizontal_scroll(page)
+    assert page.evaluate("(n => n.scrollWidth <= n.clientWidth)(document.querySelector('#tabs'))")
+    table.tell(state="running", error=None)
+    expect(banner).to_be_hidden()
+    table.tell(state="ended")
+    expect(banner).to_be_hidden()
+    page.click('#tabs a[data-tab="camera"]')
+    expect(page.locator("#cam-note")).to_contain_text("ended")

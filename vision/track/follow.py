@@ -149,6 +149,7 @@ class Follower:
                     changed |= self._doubted(item, state)
             if found or state.get("phase") == "show":
                 state = self._shows(state, number)
+            changed |= self._moot(state)
             if changed or self.tracker.status != self._last_status or len(self.applied) > before:
                 self._last_status = self.tracker.status
                 self._changed()
@@ -224,8 +225,24 @@ class Follower:
         if self._deal_key is not None and key != self._deal_key:
             self.tracker.new_deal()
             self._crib = []
-            self.flags = [f for f in self.flags if f.kind != "crib"]
+            self.flags = []  # a deal gone by is fixed from the Fix tab, not from the camera's doubts
         self._deal_key = key
+
+    def _moot(self, state: dict[str, Any]) -> bool:
+        """Drop the doubts the game has answered since: a card it now holds in this deal, a card
+        in doubt in the centre once the starter is turned (or the crib counted), one in a seat's
+        zone once the play is over. Other flags that name a card, or that the game refused, stay
+        for the players."""
+        phase = state.get("phase")
+        placed = _deal_cards(state)
+        keep = [f for f in self.flags if f.card not in placed]
+        keep = [f for f in keep if f.card is not None or f.reason.startswith("the game refuses")
+                or (f.kind == "starter" and phase == "deal") or (f.kind == "play" and phase == "play")
+                or (f.kind == "crib" and phase == "show")]
+        if len(keep) == len(self.flags):
+            return False
+        self.flags = keep
+        return True
 
     def _sighted(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         phase = state.get("phase")
@@ -290,6 +307,7 @@ class Follower:
         crop = crop or self._keep_crop(s.crop, s.frame, s.zone)
         self.flags.append(Flag(next(self._ids), s.frame, s.zone, s.card, s.confidence, [s.card], reason, crop,
                                event, s.center, kind))
+        self.tracker.unlay(s.card, s.center)  # not on the table until the players say so
         self._changed()
         return self.game.state()
 

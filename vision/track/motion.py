@@ -40,6 +40,7 @@ MOVE_SHARE = 0.0015  # share of the small copy moving for the tracker to say "ha
 MOVE_GROW = 2  # small pixels: motion is taken to reach this far (a hand's blurred edge)
 CHANGE_LEVEL = 22  # grey levels of change since the table was last read that count as a change
 MIN_CHANGE = 12  # small pixels: a smaller change (a speck, a shadow's edge) is not read
+JOIN = 5  # small pixels (a fifth of a card's width): changes this close are one place
 
 
 def small_grey(image: npt.NDArray[np.uint8], width: int = SMALL_WIDTH) -> Grey:
@@ -105,9 +106,16 @@ def changed_boxes(before: Grey, after: Grey, ignore: list[Box] | None = None,
     if known is not None:
         mask[~known] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, area in stats[1:n]
-            if area >= MIN_CHANGE]
+    counted = mask.copy()
+    # a card laid over a card of the same paper changes only in pieces (its print, its edge):
+    # pieces this close are one change
+    mask = cv2.dilate(mask, np.ones((2 * JOIN + 1,) * 2, np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    sizes = np.bincount(labels[counted > 0], minlength=n)  # changed pixels in each, before joining
+    h, w = after.shape
+    return [(max(0, int(x) + JOIN), max(0, int(y) + JOIN), min(w, int(x + bw) - JOIN),
+             min(h, int(y + bh) - JOIN))
+            for k, (x, y, bw, bh, _area) in enumerate(stats[1:n], 1) if sizes[k] >= MIN_CHANGE]
 
 
 def unread_tiles(known: npt.NDArray[np.bool_], ignore: list[Box] | None = None) -> list[Box]:

@@ -59,11 +59,18 @@ READS = (0, 1, 3)  # still frames (counted from settling) at which the changed r
 AGREE = 2  # readings that must name the same card at the same place for it to count as laid
 NEAR = 4.5  # glyph sizes: two readings of one card this close are the same card
 SAME_PLACE = 2.0  # glyph sizes: two readings this close are of one index, whatever they read
+CARD = 13.0  # glyph sizes: about a card's width
+# glyph sizes: a card read this close to where the same card lies is that card (a deck has one of
+# each; a card's centre is placed from its outline where it shows whole, else from its index)
+SAME_CARD = 2 * CARD
 CROP = 7.0  # glyph sizes around a card's centre kept as its crop (a card is ~13 glyphs wide)
 CROP_MAX = 200  # px: crops are scaled down to this side at most
-PAD = 0.05  # each changed place is read with this share of the frame's width around it
+PAD = 0.03  # each changed place is read with this share of the frame's width around it
 WHOLE = 0.35  # changes over this share of the frame: the whole frame is read instead
 STILL_GROW = 2  # small pixels round a change that must be still too before it is read
+MIN_READ = 0.2  # a place is read in a window at least this share of the frame's width high
+OBLONG = 1.4  # and at least this much wider than high (see _window)
+PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,7 @@ class _Look:
     core: tuple[int, int, int, int]  # the small copy's changed place: a hand back over it ends the look
     places: list[tuple[int, int, int, int]]  # the changed places (frame pixels): a new card lies in one
     reads: int = 0
+    laid: int = 0  # cards this look found laid
     slots: list[_Slot] = field(default_factory=list)
     seen_known: set[int] = field(default_factory=set)
 
@@ -205,6 +213,11 @@ class Tracker:
         """The deal is over: the cards lying now belong to it and are forgotten once seen gone."""
         self.deal += 1
         self.cards = [c for c in self.cards if c.visible]
+
+    def unlay(self, card: str, center: tuple[float, float]) -> None:
+        """Take back a card reported as laid at ``center`` that the game did not take (a misread,
+        say): it no longer stands in the way of that card read elsewhere."""
+        self.cards = [c for c in self.cards if not (c.card == card and c.center == center)]
 
     def forget(self) -> None:
         """Read the whole table again once it is still (a camera that came back)."""
@@ -248,7 +261,8 @@ class Tracker:
                 continue
             self._read(look, image)
             out += self._commit(look, image, number)
-            if look.reads == len(self.reads):
+            settled = look.reads >= self.agree and not any(slot.votes for slot in look.slots)
+            if look.reads == len(self.reads) or settled:
                 out += self._close(look, image, number)
                 self._settle_reference(look, small)
                 self._looks.remove(look)
@@ -280,8 +294,7 @@ class Tracker:
             return
         groups: list[tuple[list[Box], Box]] = []
         for box in ready:
-            padded = to_frame(box, small.shape, size, pad)
-            groups.append(([box], padded))
+            groups.append(([box], _window(to_frame(box, small.shape, size, pad), size)))
         merged = True
         while merged:  # places whose padded boxes overlap are read together
             merged = False
@@ -310,7 +323,7 @@ class Tracker:
         g = STILL_GROW
         core = (min(c[0] for c in cores) - g, min(c[1] for c in cores) - g,
                 max(c[2] for c in cores) + g, max(c[3] for c in cores) + g)
-        places = [to_frame(c, small_shape, size) for c in cores]
+        places = [to_frame(c, small_shape, size, PLACE_GROW * size[0]) for c in cores]
         self._looks.append(_Look(number, box, small_box, core, places))
 
     def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8]) -> None:
@@ -342,7 +355,7 @@ class Tracker:
         if seen.card is None:
             return None
         for c in self.cards:
-            if c.card == seen.card and _dist(c.center, seen.center) < NEAR * max(c.size, seen.size):
+            if c.card == seen.card and _dist(c.center, seen.center) < SAME_CARD * max(c.size, seen.size):
                 return c
         return None
 
@@ -370,6 +383,7 @@ class Tracker:
             zone = self.zones.zone_of(slot.center[0], slot.center[1], w, h)
             tc = TableCard(card, slot.center, slot.size, zone, number, deal=self.deal)
             self.cards.append(tc)
+            look.laid += 1
             look.seen_known.add(id(tc))
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
                                 _crop(image, slot.center, slot.size)))
@@ -381,17 +395,26 @@ class Tracker:
         out: list[Sighting | Doubt] = []
         for slot in look.slots:
             total = sum(len(v) for v in slot.votes.values())
-            if total >= self.agree:
-                out.append(self._doubt(slot, image, number))
+            if total < self.agree:
+                continue
+            if slot.best()[0] is None and (look.laid or self._beside_a_card(slot)):
+                continue  # an index left unread beside a card read: that card's, or one under it
+            out.append(self._doubt(slot, image, number))
         keep = []
+        h, w = image.shape[:2]
         for c in self.cards:
-            if id(c) not in look.seen_known and _inside_any([look.box], *c.center):
+            if id(c) not in look.seen_known and _well_inside(look.box, c.center, 0.6 * CARD * c.size, w, h):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table
             keep.append(c)
         self.cards = keep
         return out
+
+    def _beside_a_card(self, slot: _Slot) -> bool:
+        """True when a card of this deal lies within a card's width of ``slot``."""
+        return any(c.deal == self.deal and _dist(c.center, slot.center) < CARD * max(c.size, slot.size)
+                   for c in self.cards)
 
     def _doubt(self, slot: _Slot, image: BGR, number: int) -> Doubt:
         h, w = image.shape[:2]
@@ -406,6 +429,48 @@ def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def _inside_any(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:
     return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in regions)
+
+
+def _well_inside(box: Box, at: tuple[float, float], margin: float, w: int, h: int) -> bool:
+    """``at`` lies in ``box`` at least ``margin`` from each of its edges inside a ``w`` x ``h``
+    frame (a card whose centre is that far in shows its index in the box, whichever way it lies).
+
+    >>> _well_inside((0, 0, 400, 300), (350, 150), 80, 1280, 720)  # near the window's right edge
+    False
+    >>> _well_inside((0, 0, 400, 300), (50, 50), 80, 1280, 720)  # near the frame's own edges
+    True
+    """
+    x0, y0, x1, y1 = box
+    x, y = at
+    return ((x0 == 0 or x >= x0 + margin) and (y0 == 0 or y >= y0 + margin)
+            and (x1 == w or x <= x1 - margin) and (y1 == h or y <= y1 - margin)
+            and x0 <= x <= x1 and y0 <= y <= y1)
+
+
+def _window(box: Box, size: tuple[int, int]) -> Box:
+    """The window a place ``box`` is read in, inside a ``size`` frame: at least ``MIN_READ`` of
+    the frame's width high and ``OBLONG`` times as wide as high (a smaller photo is read
+    enlarged, and a near-square one, largely paper, is also read as one card resized: both
+    slower), where the frame allows.
+
+    >>> _window((600, 300, 700, 420), (1280, 720))
+    (470, 232, 829, 488)
+    """
+    x0, y0, x1, y1 = box
+    w, h = size
+    want_h = max(y1 - y0, MIN_READ * w)
+    want_w = max(x1 - x0, OBLONG * want_h)
+
+    def grow(lo: int, hi: int, want: float, limit: int) -> tuple[int, int]:
+        if hi - lo >= want:
+            return lo, hi
+        c = (lo + hi) / 2
+        lo2 = max(0.0, min(c - want / 2, limit - want))
+        return int(lo2), int(min(limit, lo2 + want))
+
+    x0, x1 = grow(x0, x1, want_w, w)
+    y0, y1 = grow(y0, y1, want_h, h)
+    return (x0, y0, x1, y1)
 
 
 def _crop(image: BGR, center: tuple[float, float], size: float) -> BGR:

@@ -19,10 +19,14 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# The main job: the companion in demo mode (a demo game plays itself, LEDs drawn on the page).
-# Open the address it prints; Ctrl-C stops it. `make run PORT=9000 HOST=0.0.0.0` or ARGS="...".
+# The main job: the companion in demo mode, following a filmed deal from its "camera": the golden
+# deal video (rendered once, about a minute, then cached: python -m vision.synth.golden) played
+# through the video: camera backend, so cards laid on the table become pegs on the page and the
+# simulated LEDs. Open the address it prints; Ctrl-C stops it.
+# `make run PORT=9000 HOST=0.0.0.0` (phones on the network can then open it) or ARGS="...".
 run: $(STAMP)
-	$(BIN)/crib serve --demo $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(ARGS)
+	@video=$$($(BIN)/python -m vision.synth.golden --reset turn-down) && \
+	$(BIN)/crib serve --demo --camera "video:$$video" $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .

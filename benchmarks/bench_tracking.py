@@ -1,11 +1,12 @@
 """Following a game from the camera: the golden deal videos through the tracker.
 
-    python benchmarks/bench_tracking.py [--cache DIR] [--decks procedural-7,ar-orell] [--serve]
+    python benchmarks/bench_tracking.py [--decks procedural-7,ar-orell] [--serve]
 
 Renders the two golden deals (``vision.synth.deals``: a 31, goes, his heels) as 1280x720 videos
 at 10 frames/s, once with the played cards kept face up and once turned face down at each
-reset, from decks the reader never trained on (cached under ``--cache``; the first run renders
-them, with progress), and follows each with ``crib track``'s loop on one OpenCV thread. Prints,
+reset, from decks the reader never trained on (:mod:`vision.synth.golden`: the first run renders
+them, with progress, and caches them), and follows each with ``crib track``'s loop on one OpenCV
+thread. Prints,
 per video: whether every event and the final scores are exact, how many frames after the card
 lies still (the video's truth) each card's event was committed, and the tracker's own time per
 frame (mean and 95th percentile, decoding not counted). ``--serve`` also runs ``crib serve``'s
@@ -19,7 +20,6 @@ most 15 ms and 95th percentile at most 60 ms per frame.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -30,29 +30,11 @@ import cv2
 from companion.tracking import StoreGame, follow_frames
 from cribbage.gamelog import GameStore
 from vision.camera import source_for_path
-from vision.synth.deals import golden_events, golden_script, new_game
-from vision.synth.decks import cache_root
-from vision.synth.video import render_video
+from vision.synth.deals import golden_events, new_game
+from vision.synth.golden import golden_video
 from vision.track import Follower, Tracker, Zones, events_json
 
 CARD_ACTIONS = ("starter", "play", "crib")
-
-
-def golden_video(cache: Path, deck: str, reset: str) -> tuple[Path, dict[str, Any]]:
-    """The golden video of ``deck`` with ``reset``, rendered into ``cache`` unless it is there."""
-    path = cache / f"golden-{deck}-{reset}.mp4"
-    truth_path = Path(str(path) + ".truth.json")
-    if not (path.exists() and truth_path.exists()):
-        cache.mkdir(parents=True, exist_ok=True)
-
-        def progress(done: int, total: int) -> None:
-            if done % 50 == 0 or done == total:
-                print(f"\r  rendering {path.name}: {done}/{total} frames", end="", file=sys.stderr,
-                      flush=True)
-
-        render_video(golden_script(reset), path, deck=deck, reset=reset, progress=progress)
-        print(file=sys.stderr)
-    return path, json.loads(truth_path.read_text())
 
 
 def expected() -> tuple[list[tuple[Any, ...]], dict[str, int]]:
@@ -154,16 +136,17 @@ def serve_latency(path: Path, truth: dict[str, Any]) -> list[float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cache", type=Path, default=cache_root() / "golden")
-    parser.add_argument("--decks", default="procedural-7", help="held-out decks, comma separated")
+    parser.add_argument("--decks", default="procedural-7,default",
+                        help="held-out decks, comma separated ('default': the first held-out deck here)")
     parser.add_argument("--serve", action="store_true", help="also time crib serve's camera on video:")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     want, scores = expected()
     ok = True
-    for deck in args.decks.split(","):
+    for name in args.decks.split(","):
         for reset in ("keep", "turn-down"):
-            path, truth = golden_video(args.cache, deck, reset)
+            path, truth = golden_video(None if name == "default" else name, reset, progress=True)
+            deck = truth["deck"]
             followed, state = follow(path)
             sent = events_json(followed.follower.applied)
             got = [_key(e) for e in sent]

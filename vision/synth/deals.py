@@ -154,8 +154,25 @@ def script_from_events(
 
 
 def golden_script(reset: str = "turn-down") -> list[Action]:
-    """The golden video's script: deal 1, the table cleared, deal 2 (see ``GOLDEN_DEAL_1/2``)."""
-    return script_from_events(golden_events(), reset=reset)
+    """The golden video's script: deal 1, the table cleared, deal 2 (see ``GOLDEN_DEAL_1/2``);
+    in each deal, after the fourth card, a hand hovers over the cards the other seat laid for
+    three seconds (a player reaching across to point), which must add and take back nothing.
+
+    >>> [a["seat"] for a in golden_script() if a["do"] == "hover"]
+    ['A', 'A']
+    """
+    out: list[Action] = []
+    plays = 0
+    for action in script_from_events(golden_events(), reset=reset):
+        out.append(action)
+        if action["do"] == "deal":
+            plays = 0
+        if action["do"] == "play":
+            plays += 1
+            if plays == 4:
+                other = "A" if action["seat"] == "B" else "B"
+                out.append({"do": "hover", "seat": other, "seconds": 3.0})
+    return out
 
 
 def random_script(seed: int, reset: str = "turn-down", deals: int = 1) -> list[Action]:

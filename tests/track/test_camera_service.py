@@ -126,6 +126,7 @@ def test_a_camera_lost_mid_deal_is_shown_retried_and_nothing_is_pegged_twice(com
     companion.apply(companion.latest_game(), {"type": "play", "seat": "B", "card": "2D"}, source="page")
     script.table.lay("2D", 130, 60)  # what was played by hand lies on the table too
     script.lay("4H", 130, 300)
+    script.still(30)  # the whole table is read afresh, a window a frame
     script.down = False  # plugged back in
     script.finished = True
     wait_for(lambda: camera.status()["state"] in ("running", "ended") and not script.frames)

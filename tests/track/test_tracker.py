@@ -159,3 +159,26 @@ def test_a_card_is_read_while_a_hand_moves_elsewhere(tracker: Tracker) -> None:
     found = run(tracker, frames, start=5)
     assert [(n <= 5 + 10, s.card) for n, s in found] == [(True, "8S")]
     assert tracker.status == "hand over the table"
+
+
+def test_frames_skipped_by_a_slow_consumer_delay_readings_but_lose_nothing(tracker: Tracker) -> None:
+    table = DrawnTable()
+    frames = [table.frame() for _ in range(12)]
+    table.lay("QC", 150, 290)
+    frames += [table.frame(hand=(150, 330))] * 2 + [table.frame() for _ in range(30)]
+    found = [(n, s) for n, f in enumerate(frames) if n % 3 == 0 for s in tracker.feed(f, n)]
+    assert [(s.card, n <= 14 + 3 * 4) for n, s in found] == [("QC", True)]
+
+
+def test_at_most_one_window_is_read_in_a_frame(tracker: Tracker) -> None:
+    table = DrawnTable()
+    run(tracker, [table.frame() for _ in range(6)])
+    for k, card in enumerate(["2H", "3H", "4H", "5H", "6H"]):  # five places change at once
+        table.lay(card, 60 + 120 * k, 300 if k % 2 else 60)
+    reader = tracker.reader
+    calls = []
+    for n in range(6, 30):
+        before = reader.calls
+        tracker.feed(table.frame(), n)
+        calls.append(reader.calls - before)
+    assert max(calls) == 1 and sorted(c.card for c in tracker.visible()) == ["2H", "3H", "4H", "5H", "6H"]

@@ -55,7 +55,8 @@ __all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reade
 BGR = npt.NDArray[np.uint8]
 Box = tuple[int, int, int, int]
 
-READS = (0, 1, 3)  # still frames (counted from settling) at which the changed regions are read
+READS = (0, 1, 3)  # still frames (counted from settling) from which the changed regions are read
+READS_PER_FRAME = 1  # windows read in one frame at most: the rest wait for the next frames
 AGREE = 2  # readings that must name the same card at the same place for it to count as laid
 NEAR = 4.5  # glyph sizes: two readings of one card this close are the same card
 SAME_PLACE = 2.0  # glyph sizes: two readings this close are of one index, whatever they read
@@ -175,6 +176,7 @@ class _Look:
     core: tuple[int, int, int, int]  # the small copy's changed place: a hand back over it ends the look
     places: list[tuple[int, int, int, int]]  # the changed places (frame pixels): a new card lies in one
     reads: int = 0
+    last_read: int = -1  # the frame of its last reading
     laid: int = 0  # cards this look found laid
     slots: list[_Slot] = field(default_factory=list)
     seen_known: set[int] = field(default_factory=set)
@@ -253,12 +255,17 @@ class Tracker:
         self.status = "hand over the table" if share > MOVE_SHARE else "watching"
         self._start_looks(small, number, (w, h))
         out: list[Sighting | Doubt] = []
+        budget = READS_PER_FRAME
         for look in list(self._looks):
             if self.motion.still_for(look.core, number) < 1:
                 self._looks.remove(look)  # a hand came back over it: read it when it is still again
                 continue
-            if number - look.settled not in self.reads:
+            # its next reading is due (a frame skipped by a slow consumer delays it, never loses it)
+            due = number - look.settled >= self.reads[look.reads] and number > look.last_read
+            if not due or budget == 0:
                 continue
+            budget -= 1
+            look.last_read = number
             self._read(look, image)
             out += self._commit(look, image, number)
             settled = look.reads >= self.agree and not any(slot.votes for slot in look.slots)

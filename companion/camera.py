@@ -10,8 +10,8 @@ read again, and what the game already holds is not sent twice.
 
 >>> import tempfile, pathlib
 >>> data = pathlib.Path(tempfile.mkdtemp())
->>> CameraService.zones_file(data).name
-'zones.json'
+>>> CameraService.zones_file(data).name, CameraService.zones_file(data, 4).name
+('zones.json', 'zones-4.json')
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ class CompanionGame:
 class CameraService:
     """Follows the companion's newest game from the frame source ``spec``.
 
-    ``zones_path`` is where the page's zones are kept (``--zones FILE`` names another file);
+    The zones are the data folder's (``zones.json``, ``zones-3.json``, ``zones-4.json``: one for
+    each size of table, set on the page) or ``zones_path`` (``--zones FILE``) for its own size;
     ``realtime`` paces a video at its own frame rate; ``loop`` replays a video from the start when
     it ends, in a new game (the demo; ``new_game`` starts it). ``tell(status)`` is called whenever
     what the page shows of the camera changes. ``make_source``, ``reader`` and ``backoff`` replace
@@ -65,7 +66,8 @@ class CameraService:
 
         self.companion = companion
         self.spec = spec
-        self.zones_path = zones_path or self.zones_file(data_dir)
+        self.data_dir = Path(data_dir)
+        self.zones_override = zones_path
         self.crops = CropFolder(data_dir)
         self.new_game = new_game
         self.tell = tell
@@ -78,7 +80,7 @@ class CameraService:
         latest = companion.latest_game()
         if latest is not None:
             players = len(companion.state(latest).get("players") or [None, None])
-        self.zones = Zones.load(self.zones_path, players)
+        self.zones = Zones.load(self._zones_path(players), players)
         self._lock = threading.RLock()
         self._tracker = Tracker(self.zones, reader=reader)
         self._follower_cls = Follower
@@ -93,9 +95,38 @@ class CameraService:
         self.latency: list[tuple[int, float]] = []  # (frame, seconds from frame to event) for the benchmark
 
     @staticmethod
-    def zones_file(data_dir: Path) -> Path:
-        """Where the page's zones are kept in a data folder."""
-        return Path(data_dir) / ZONES_FILE
+    def zones_file(data_dir: Path, players: int = 2) -> Path:
+        """Where the page's zones for a table of ``players`` are kept in a data folder."""
+        return Path(data_dir) / (ZONES_FILE if players == 2 else f"zones-{players}.json")
+
+    def _zones_path(self, players: int) -> Path:
+        """The zones file for ``players``: ``--zones FILE`` for its own table, else the data
+        folder's."""
+        if self.zones_override is not None:
+            try:
+                from vision.track import Zones
+
+                if Zones.load(self.zones_override).players == players:
+                    return self.zones_override
+            except Exception:  # a broken file is reported when it is loaded
+                pass
+        return self.zones_file(self.data_dir, players)
+
+    def _zones_for(self, game_id: int | None) -> None:
+        """The zones of the table of game ``game_id`` (its number of players)."""
+        from vision.track import Zones, ZonesError
+
+        if game_id is None:
+            return
+        players = len(self.companion.state(game_id).get("players") or [None, None])
+        if players == self.zones.players:
+            return
+        try:
+            self.zones = Zones.load(self._zones_path(players), players)
+        except ZonesError as exc:
+            log.warning("camera: %s; the default zones are used", exc)
+            self.zones = Zones.default(players)
+        self._tracker.zones = self.zones
 
     # -- running ---------------------------------------------------------------------------
 
@@ -113,6 +144,7 @@ class CameraService:
         """The follower of ``game_id`` (a new one when the newest game changed)."""
         if game_id != self._game_id:
             self._game_id = game_id
+            self._zones_for(game_id)
             self._tracker.forget()
             self._follower = None if game_id is None else self._follower_cls(
                 CompanionGame(self.companion, game_id), self._tracker, save_crop=self.crops.save,
@@ -168,7 +200,7 @@ class CameraService:
         from vision.track import Zones
 
         zones = Zones.from_json(data)
-        zones.save(self.zones_path)
+        zones.save(self._zones_path(zones.players))
         with self._lock:
             self.zones = zones
             self._tracker.zones = zones

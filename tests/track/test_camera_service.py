@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 from companion.camera import CameraService
 from companion.service import Companion
+from cribbage.errors import CribbageError
 from cribbage.gamelog import GameStore
 from tests.track.table import DrawnTable, code, patch_reader
 from vision.camera import CameraError, Frame
@@ -157,5 +159,56 @@ def test_a_misread_card_is_corrected_from_the_page_and_the_camera_goes_on(compan
     wait_for(lambda: len(plays(companion)) == 2)
     assert plays(companion) == [("B", "AC"), ("A", "9D")]
     assert companion.state(game)["count"] == 10
+    script.finished = True
+    camera.close()
+
+
+def test_each_size_of_table_keeps_its_own_zones(companion: Any, tmp_path: Path) -> None:
+    script = Script()
+    script.still()
+    camera, _ = follow(companion, script, tmp_path)
+    wait_for(lambda: camera.status()["game"] == companion.latest_game())
+    assert camera.status()["zones"]["players"] == 2
+    seats2 = {"A": [0, 0.6, 1, 1], "B": [0, 0, 1, 0.4]}
+    bottom = {"players": 2, "centre": [0.3, 0.3, 0.7, 0.7], "seats": seats2}
+    companion.set_camera_zones(bottom)
+    three = companion.new_game({"players": ["Ann", "Bob", "Cat"], "variant": "three-player"})
+    script.still(6)
+    wait_for(lambda: camera.status()["game"] == three)
+    assert camera.status()["zones"]["players"] == 3  # the protocol's zones for three
+    seats3 = {"A": [0, 0.5, 1, 1], "B": [0, 0, 0.4, 0.5], "C": [0.6, 0, 1, 0.5]}
+    companion.set_camera_zones({"players": 3, "centre": [0.3, 0.35, 0.7, 0.65], "seats": seats3})
+    assert (tmp_path / "zones-3.json").exists()
+    assert json.loads((tmp_path / "zones.json").read_text())["centre"] == [0.3, 0.3, 0.7, 0.7]
+    with pytest.raises(CribbageError):
+        companion.set_camera_zones({"players": 3, "centre": [0.3, 0.35, 0.7, 0.65],
+                                    "seats": {"A": [0, 0, 1, 1]}})
+    assert camera.status()["zones"]["seats"]["B"] == [0, 0, 0.4, 0.5]
+    script.finished = True
+    camera.close()
+
+
+def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: Any, tmp_path: Path) -> None:
+    names = iter(["7C", "TC", "7S"] * 10)
+
+    def fickle(image: np.ndarray) -> Any:  # the seven of clubs, read another way each time
+        cards, doubts = patch_reader(image)
+        return [type(c)(next(names), 0.9, c.center, c.size) if c.card == "7C" else c for c in cards], doubts
+
+    script = Script()
+    script.still()
+    script.lay("7C", 320, 150)
+    script.still(10)
+    camera = CameraService(companion, "scripted:0", tmp_path, make_source=lambda: ScriptedSource(script),
+                           reader=fickle, realtime=False)
+    companion.attach_camera(camera)
+    camera.start()
+    wait_for(lambda: camera.status()["flagged"])
+    [flag] = camera.status()["flagged"]
+    assert set(flag["likely"]) == {"7C", "TC", "7S"}
+    assert camera.status()["tracker"] == "waiting for a confirmation"
+    state = companion.press("next")
+    assert state is not None and state["starter"] == flag["likely"][0]
+    assert camera.status()["flagged"] == []
     script.finished = True
     camera.close()

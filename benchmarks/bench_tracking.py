@@ -123,7 +123,9 @@ def serve_latency(path: Path, truth: dict[str, Any]) -> list[float]:
     camera.close()
     companion.close()
     out = []
-    for frame, _at in camera.latency:
+    for frame, kind, _at in camera.latency:
+        if kind not in CARD_ACTIONS:
+            continue
         still = max((a["still"] for a in truth["actions"]
                      if a["do"] in CARD_ACTIONS and a["still"] <= frame), default=None)
         if still is None:

@@ -92,7 +92,7 @@ class CameraService:
                                on_status=self._camera_changed)
         self._thread = threading.Thread(target=self._run, name="tracker", daemon=True)
         self._was_lost = False
-        self.latency: list[tuple[int, float]] = []  # (frame, seconds from frame to event) for the benchmark
+        self.latency: list[tuple[int, str, float]] = []  # (frame, event type, when applied): the benchmark's
 
     @staticmethod
     def zones_file(data_dir: Path, players: int = 2) -> Path:
@@ -175,8 +175,8 @@ class CameraService:
                     if state.get("phase") == "over":
                         continue
                     applied = follower.feed(frame.image, number, frame.lores)
-                for _ in applied:
-                    self.latency.append((number, time.monotonic()))
+                for a in applied:
+                    self.latency.append((number, a.event["type"], time.monotonic()))
             except Exception:  # the tracker must never stop the companion
                 log.exception("camera: frame %d not followed", number)
 

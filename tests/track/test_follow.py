@@ -153,3 +153,16 @@ def test_crops_are_kept_with_the_event() -> None:
 
 def test_the_code_table_is_what_the_drawn_cards_use() -> None:
     assert code("AS") != code("2S")
+
+
+def test_a_card_not_read_surely_beside_the_last_of_a_row_is_flagged_too() -> None:
+    t = Table()
+    t.show(5)
+    t.starter("7C")
+    t.play("B", "5S")
+    t.play("A", "TD")
+    t.play("B", "QH", blue=20)  # laid beside B's five, never read surely
+    [flag] = t.follower.status()["flagged"]
+    assert flag["zone"] == "B" and flag["card"] is None
+    t.follower.resolve(flag["id"], "fix", "QH")
+    assert [p["card"] for p in t.game.state()["plays"]] == ["5S", "TD", "QH"]

@@ -20,6 +20,7 @@ from vision.synth.deals import golden_events, new_game
 from vision.synth.golden import golden_video
 
 CARD_ACTIONS = ("starter", "play", "crib")
+pytestmark = pytest.mark.slow
 
 
 def expected() -> tuple[list[tuple[Any, ...]], dict[str, int]]:

@@ -61,6 +61,7 @@ AGREE = 2  # readings that must name the same card at the same place for it to c
 NEAR = 4.5  # glyph sizes: two readings of one card this close are the same card
 SAME_PLACE = 2.0  # glyph sizes: two readings this close are of one index, whatever they read
 CARD = 13.0  # glyph sizes: about a card's width
+ON_CARD = 3.0  # glyph sizes: an unread index this near a card read is that card's
 # glyph sizes: a card read this close to where the same card lies is that card (a deck has one of
 # each; a card's centre is placed from its outline where it shows whole, else from its index)
 SAME_CARD = 2 * CARD
@@ -404,8 +405,8 @@ class Tracker:
             total = sum(len(v) for v in slot.votes.values())
             if total < self.agree:
                 continue
-            if slot.best()[0] is None and (look.laid or self._beside_a_card(slot)):
-                continue  # an index left unread beside a card read: that card's, or one under it
+            if slot.best()[0] is None and (look.laid or self._on_a_card(slot)):
+                continue  # an index left unread where a card was read: that card's, or one under it
             out.append(self._doubt(slot, image, number))
         keep = []
         h, w = image.shape[:2]
@@ -418,9 +419,10 @@ class Tracker:
         self.cards = keep
         return out
 
-    def _beside_a_card(self, slot: _Slot) -> bool:
-        """True when a card of this deal lies within a card's width of ``slot``."""
-        return any(c.deal == self.deal and _dist(c.center, slot.center) < CARD * max(c.size, slot.size)
+    def _on_a_card(self, slot: _Slot) -> bool:
+        """True when a card of this deal was read within ``ON_CARD`` glyph sizes of ``slot`` (its
+        own index, half covered now); a new card laid overlapping the last of a row lies further."""
+        return any(c.deal == self.deal and _dist(c.center, slot.center) < ON_CARD * max(c.size, slot.size)
                    for c in self.cards)
 
     def _doubt(self, slot: _Slot, image: BGR, number: int) -> Doubt:

@@ -166,7 +166,7 @@ def test_golden_deals_are_legal_with_and_without_go_events():
 
 
 def test_script_from_events_marks_series_ends():
-    acts = golden_script("turn-down")
+    acts = [a for a in golden_script("turn-down") if a["do"] != "hover"]  # the hovers added to it
     assert acts == script_from_events(golden_events(with_go=False), reset="turn-down")
     dos = [a["do"] for a in acts]
     assert dos.count("deal") == 2 and dos.count("clear") == 2 and dos.count("reset") == 4

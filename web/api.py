@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, send_file, session
 
 from cribbage.cards import parse_card, parse_cards
-from cribbage.errors import CribbageError
+from cribbage.errors import CribbageError, RuleError
 from web import WebContext
 from web.board import board_svg
 from web.chart import score_chart
@@ -27,7 +27,7 @@ from web.hub import HubFull
 from web.ports import VisionUnavailable
 from web.security import check_pin_format, new_csrf_token, same_token
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
-from web.words import enrich
+from web.words import enrich, refusal_words
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("web")
@@ -105,6 +105,26 @@ def game_or_404(game_id: int) -> dict[str, Any]:
         return table.state(game_id)
     except (KeyError, LookupError, CribbageError) as exc:
         raise ApiError(404, f"no game {game_id}") from exc
+
+
+@bp.errorhandler(RuleError)
+def rule_refused(exc: RuleError) -> tuple[Response, int]:
+    """A move the rules refuse: 422, said in players' words (names, not seat letters); the
+    rule's name in ``rule`` and the engine's own message in ``detail``, for programs."""
+    state = None
+    game_id = (request.view_args or {}).get("game_id")
+    if isinstance(game_id, int):
+        try:
+            state = ctx().table.state(game_id)
+        except (KeyError, LookupError, CribbageError):
+            state = None
+    message = str(exc)
+    try:
+        words = refusal_words(message, state, exc.rule)
+    except (TypeError, ValueError, KeyError):
+        words = message
+    body = {"error": words, "status": 422, "rule": exc.rule, "detail": message}
+    return jsonify(body), 422
 
 
 # --- session, PIN -------------------------------------------------------------------------

@@ -57,13 +57,32 @@ def score_series(
 
 
 def game_summary(game: dict[str, Any]) -> dict[str, Any]:
-    """One past game as the history list shows it (store fields passed through)."""
+    """One past game as the history list shows it (store fields passed through).
+
+    Adds ``side_scores`` (each side in seat order with its own score), ``line`` (the sides:
+    ``"Ann & Cat v Bob & Dan"``) and ``score`` (in the same order: ``"25–29"``).
+
+    >>> g = game_summary({"id": 2, "players": ["Alice", "Bob"], "scores": {"A": 25, "B": 29}})
+    >>> g["line"], g["score"]
+    ('Alice v Bob', '25–29')
+    """
     out = dict(game)
     if "game_id" not in out and "id" in out:
         out["game_id"] = out["id"]
     players = out.get("players")
     if isinstance(players, list):
         out["players"] = [p.get("name", p) if isinstance(p, dict) else p for p in players]
+    scores = out.get("scores") if isinstance(out.get("scores"), dict) else {}
+    sides = [s for s in out.get("sides") or [] if isinstance(s, dict) and s.get("id")]
+    if not sides:
+        names = out.get("players") if isinstance(out.get("players"), list) else []
+        sides = [{"id": chr(65 + i), "name": str(n)} for i, n in enumerate(names)]
+    out["side_scores"] = [
+        {"id": s["id"], "name": str(s.get("name") or s["id"]), "score": int(scores.get(s["id"], 0))}
+        for s in sides
+    ]
+    out["line"] = " v ".join(s["name"] for s in out["side_scores"])
+    out["score"] = "–".join(str(s["score"]) for s in out["side_scores"])
     return out
 
 

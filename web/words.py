@@ -18,6 +18,7 @@ players peg them ("fifteen for two"); anything else by its name.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cribbage.spoken import number_words
@@ -40,7 +41,7 @@ def _key(items: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], int]]:
     return [(str(i.get("kind")), tuple(i.get("cards") or ()), int(i.get("points", 0))) for i in items]
 
 
-def _item_words(item: dict[str, Any]) -> str:
+def _item_words(item: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind, points = str(item.get("kind")), int(item.get("pegged", item.get("points", 0)))
     if kind == "claim":
         return f"claims {number_words(points)}"
@@ -52,16 +53,50 @@ def _item_words(item: dict[str, Any]) -> str:
         what = PLAY_WORDS.get(kind, kind.replace("-", " "))
     text = f"{what} for {number_words(points)}"
     if item.get("reason"):
-        text += f" ({item['reason']})"
+        text += f" ({reason_words(str(item['reason']), state)})"
     return text
+
+
+def _zero_show(state: dict[str, Any], last: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The newest show when it scored nothing and came after the latest points, else None.
+
+    The engine keeps ``last`` (the latest points) when a count scores nothing, so without this
+    the words of the count before would stay up.
+    """
+    events, last_event = state.get("events"), state.get("last_event")
+    if last and isinstance(events, int) and isinstance(last_event, int) and last_event >= events:
+        return None  # the newest event pegged points: those are the latest words
+    current = [s for s in state.get("shows") or [] if isinstance(s, dict)]
+    history = state.get("history") or []
+    earlier = [s for s in (history[-1].get("shows") or [])] if history and isinstance(
+        history[-1], dict) else []
+    shows = current or earlier
+    if not shows:
+        return None
+    newest = shows[-1]
+    if newest.get("items") or int(newest.get("total") or 0) or newest.get("claimed"):
+        return None
+    if last:
+        wanted = _key(last)
+        for i, show in enumerate(shows):
+            if _key(show.get("items") or []) == wanted and i == len(shows) - 1:
+                return None
+        if not current and (state.get("starter") or state.get("plays")):
+            return None  # points pegged in this deal came after the last deal's count
+    return newest
 
 
 def scoring_words(state: dict[str, Any]) -> str:
     """The latest scoring of ``state`` (the game's JSON) in words, or ``""`` before any."""
     last = [a for a in state.get("last") or [] if isinstance(a, dict)]
+    names = {p.get("seat"): p.get("name") for p in state.get("players") or []}
+    zero = _zero_show(state, last)
+    if zero is not None:
+        who = names.get(zero.get("seat"), zero.get("seat"))
+        what = "crib" if zero.get("crib") else "hand"
+        return f"{who}'s {what}: {zero.get('spoken') or 'nineteen (no points)'}"
     if not last:
         return ""
-    names = {p.get("seat"): p.get("name") for p in state.get("players") or []}
     seat = last[0].get("seat")
     name = names.get(seat, seat)
     shows = list(state.get("shows") or [])
@@ -72,13 +107,13 @@ def scoring_words(state: dict[str, Any]) -> str:
     for show in reversed(shows):
         if show.get("seat") == seat and _key(show.get("items") or []) == wanted:
             return f"{name}: {show.get('spoken')}"
-    phrases = [_item_words(a) for a in last if a.get("seat") == seat]
+    phrases = [_item_words(a, state) for a in last if a.get("seat") == seat]
     others = [a for a in last if a.get("seat") != seat]
     text = f"{name}: " + ", ".join(phrases)
     if others:
         other = others[0].get("seat")
         text += f"; {names.get(other, other)}: " + ", ".join(
-            _item_words(a) for a in others if a.get("seat") == other
+            _item_words(a, state) for a in others if a.get("seat") == other
         )
     return text
 
@@ -90,3 +125,151 @@ def enrich(state: dict[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError, KeyError):
         said = ""
     return {**state, "said": said}
+
+
+# --- refusals in players' words -----------------------------------------------------------
+# The engine's messages name seats by letter ("C cannot say go: ...") and events and phases by
+# their type ("show is not allowed in the play phase (only in show)"); the CLI keeps them. The
+# page says them as players do. Letters are replaced only where the engine puts a seat: before
+# "'s" or one of the verbs it uses, and in a few fixed phrases, so "A" as an article, the A of a
+# card ("AS") or a letter inside a word are never touched.
+
+_VERBS = (
+    "cannot", "claims", "claimed", "holds", "has", "laid", "counts", "says", "keeps", "won",
+    "is", "leads", "deals",
+)
+_SEAT_AT = re.compile(r"(?<![\w'&])([A-D])(?=('s\b| (?:" + "|".join(_VERBS) + r")\b))")
+_SEAT_PHRASES = (
+    re.compile(r"(?<=\bit is )([A-D])(?='s)"),
+    re.compile(r"(?<=\bbefore )([A-D])(?= \()"),
+    re.compile(r"(?<=\(with )([A-D])(?=\))"),
+    re.compile(r"(?<=\bnot )([A-D])(?='s)"),
+)
+_OPPONENTS = re.compile(r"an opponent \(([A-D](?:, [A-D])*)\) can")
+_CLAIMED = re.compile(r"^([A-D]{1,2}) claimed (\d+) of (\d+)$")
+
+PHASE_WORDS = {
+    "cut": "choosing the dealer",
+    "deal": "the deal",
+    "play": "the play",
+    "show": "counting the hands",
+    "over": "game over",
+}
+"""Each phase of the engine (``state["phase"]``) as the table says it."""
+
+EVENT_WORDS = {
+    "dealer": "choosing the dealer", "cut": "cutting for deal", "new-deal": "a new deal",
+    "hand": "a hand", "discard": "laying away to the crib", "crib-card": "a crib card",
+    "starter": "turning the starter", "play": "playing a card", "go": "go",
+    "show": "counting a hand", "crib": "counting the crib", "muggins": "muggins",
+    "adjust": "adjusting points", "misdeal": "a misdeal",
+}
+"""Each event type as players say it."""
+
+_DEALER_KINDS = ("dealer", "cut")
+_COUNT_KINDS = ("show", "crib")
+_PLAY_KINDS = ("play", "go")
+
+
+def _not_now(kind: str, phase: str) -> str:
+    """Why ``kind`` does not fit ``phase``, as the table would say it."""
+    if phase == "cut":
+        return "Choose the dealer first."
+    if phase == "over":
+        return "The game is over."
+    if kind in _DEALER_KINDS:
+        return {"deal": "The dealer is already chosen: turn the starter.",
+                "play": "The dealer is already chosen: finish the play.",
+                "show": "The dealer is already chosen: count the hands."}.get(phase, "Not now.")
+    if phase == "deal" and kind in _PLAY_KINDS + _COUNT_KINDS + ("muggins",):
+        return "Turn the starter first."
+    if phase == "play" and kind in _COUNT_KINDS:
+        return "Hands are counted after the play."
+    if phase == "show" and kind in _PLAY_KINDS:
+        return "The play is over: count the hands."
+    what = EVENT_WORDS.get(kind, kind.replace("-", " "))
+    return f"Not now: {what} does not fit {PHASE_WORDS.get(phase, 'this moment')}."
+
+
+_PHASE = re.compile(r"^(?P<kind>[\w-]+) is not allowed in the (?P<phase>\w+) phase \(only in [\w ]+\)$")
+_OVER = re.compile(r"^the game is over \((?P<who>.*) won\); [\w-]+ is refused$")
+
+
+def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
+    """Seat letters and side ids to names: ``{"A": "Ann", "AC": "Ann & Cat"}``."""
+    out: dict[str, str] = {}
+    for p in (state or {}).get("players") or []:
+        if isinstance(p, dict) and p.get("seat") and p.get("name"):
+            out[str(p["seat"])] = str(p["name"])
+    for s in (state or {}).get("sides") or []:
+        if isinstance(s, dict) and s.get("id") and s.get("name"):
+            out.setdefault(str(s["id"]), str(s["name"]))
+    return out
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def name_seats(text: str, state: dict[str, Any] | None) -> str:
+    """``text`` (an engine message) with the seats it names replaced by the players' names.
+
+    >>> state = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "C", "name": "Cy"}]}
+    >>> name_seats("C cannot say go: A holds 5H", state)
+    'Cy cannot say go: Ann holds 5H'
+    >>> name_seats("A hand shows 4 cards; AS is not in A's hand", state)
+    "A hand shows 4 cards; AS is not in Ann's hand"
+    """
+    names = _names_of(state)
+
+    def one(match: re.Match[str]) -> str:
+        return names.get(match.group(1), match.group(1))
+
+    def many(match: re.Match[str]) -> str:
+        who = [names.get(s, s) for s in match.group(1).split(", ")]
+        return ("an opponent (" + " or ".join(who) + ") can") if len(who) > 1 else f"{who[0]} can"
+
+    def seat_at(match: re.Match[str]) -> str:
+        letter = match.group(1)
+        if letter not in names:
+            return letter
+        # "A is ..." could be an article only before a noun: a seat is followed by a verb
+        return names[letter]
+
+    text = _OPPONENTS.sub(many, text)
+    for pattern in _SEAT_PHRASES:
+        text = pattern.sub(one, text)
+    return _SEAT_AT.sub(seat_at, text)
+
+
+def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str = "") -> str:
+    """An engine refusal as the page says it: names, not letters; players' words, not types.
+
+    >>> state = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}
+    >>> refusal_words("show is not allowed in the play phase (only in show)", state)
+    'Hands are counted after the play.'
+    >>> refusal_words("B claims 10 for the show but it counts 8: fifteen (5C TD) 2", state)
+    'Bob claims 10 for the hand but it counts 8: fifteen (5C TD) 2'
+    """
+    text = str(message)
+    phase = _PHASE.match(text)
+    if phase:
+        return _not_now(phase.group("kind"), phase.group("phase"))
+    over = _OVER.match(text)
+    if over:
+        who = _names_of(state).get(over.group("who"), over.group("who"))
+        return f"The game is over: {who} won."
+    text = name_seats(text, state)
+    text = re.sub(r"\bfor the show\b", "for the hand", text)
+    text = text.replace("show it with its cards", "pick its cards")
+    text = re.sub(r"\b(?:in|the) the (show|play) phase\b", r"in \1", text)
+    return _capital(text)
+
+
+def reason_words(reason: str, state: dict[str, Any] | None) -> str:
+    """An award's reason with names: ``"B claimed 19 of 21"`` → ``"Bob claimed 19 of 21"``."""
+    match = _CLAIMED.match(reason)
+    if match:
+        who = _names_of(state).get(match.group(1), match.group(1))
+        return f"{who} claimed {match.group(2)} of {match.group(3)}"
+    return name_seats(reason, state)

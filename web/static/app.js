@@ -5,13 +5,16 @@
 const $ = (sel, el = document) => el.querySelector(sel);
 const $$ = (sel, el = document) => Array.from(el.querySelectorAll(sel));
 const RANKS = "A23456789TJQK", SUITS = "SHDC", SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"];
+/* the engine's phases as players say them (never the phase's internal name) */
+const PHASE_WORDS = { cut: "Dealer?", deal: "Starter", play: "Play", show: "Counting", over: "Game over" };
 
 const app = {
   csrf: $('meta[name="csrf-token"]').content,
   gameId: Number(document.body.dataset.game) || null,
   follow: !document.body.dataset.game,   // follow the latest game unless a game page was opened
   state: null, events: [], boardKey: null, es: null, pollTimer: null, lastJson: "",
-  seat: null, act: "play", picked: [],
+  seat: null, act: "play", picked: [], refused: false,
   photo: { slots: [], sel: null, name: null },
 };
 
@@ -75,6 +78,13 @@ const S = {
   players: (s) => (s && s.players) || [],
   sides: (s) => ((s && s.sides) || []).map((d) => ({ id: d.id, name: d.name, seats: d.seats || [d.id], colour: d.colour })),
   name: (s, seat) => { const p = S.players(s).find((q) => q.seat === seat); return p ? p.name : seat; },
+  // a side id ("A", or "AC" for a partnership) as the table says it: "Ann & Cat"
+  sideName: (s, id) => { const d = S.sides(s).find((q) => q.id === id); return d ? d.name : S.name(s, id); },
+  winnerText: (s) => {
+    if (!s || !s.winner) return "";
+    const skunk = s.skunk ? ` (${s.skunk === "double" ? "double skunk" : "skunk"})` : "";
+    return `${s.winner_name || S.sideName(s, s.winner)} wins${skunk}`;
+  },
   sideOf: (s, seat) => S.sides(s).find((d) => d.seats.includes(seat)) || null,
   score: (s, side) => ((s && s.scores) || {})[side] || 0,
   pegs: (s, side) => { const p = ((s && s.pegs) || {})[side]; if (!p) return { front: 0, back: 0 }; return Array.isArray(p) ? { front: p[0], back: p[1] } : p; },
@@ -92,11 +102,21 @@ const S = {
   },
   nextText: (s) => {
     if (!s) return "";
-    if (s.phase === "over") return `Game over: ${s.winner_name || s.winner} won.`;
+    if (s.phase === "over") return `Game over: ${S.winnerText(s)}.`;
     if (s.phase === "cut" || !s.dealer) return "Next: choose the dealer (Dealer, tap who deals).";
     if (s.phase === "deal") return `Next: turn the starter (${S.name(s, s.dealer)} deals).`;
     if (s.phase === "play") return s.next ? `Next: ${S.name(s, s.next)} to play (count ${s.count}).` : "";
-    if (s.phase === "show") return s.next === "crib" ? `Next: ${S.name(s, s.dealer)}'s crib.` : s.next ? `Next: ${S.name(s, s.next)} counts their hand.` : "";
+    if (s.phase === "show") {
+      if (s.next === "crib") return `Next: ${S.name(s, s.dealer)}'s crib: pick the cards of the crib, with the starter turned, and Send.`;
+      if (!s.next) return "";
+      const who = S.name(s, s.next), n = S.kept(s);
+      const laid = ((s.hands || {})[s.next] || {}).laid || [];
+      if (laid.length === n) {
+        return `Next: ${who} counts the hand: the ${NUMBER_WORDS[n]} cards ${who} laid, with the starter. `
+          + "Send to count them, or pick the cards if they differ.";
+      }
+      return `Next: ${who} counts the hand: pick its ${NUMBER_WORDS[n]} cards and Send.`;
+    }
     return "";
   },
   actFor: (s) => {
@@ -256,7 +276,7 @@ function render(s) {
   app.lastJson = json;
   const phaseChanged = !app.state || app.state.phase !== s.phase || app.state.deal !== s.deal;
   app.state = s;
-  if (phaseChanged) { app.act = S.actFor(s); app.picked = []; }
+  if (phaseChanged) { app.act = S.actFor(s); app.picked = []; app.refused = false; }
   $("#no-game").hidden = true;
   document.title = S.sides(s).map((d) => `${d.name} ${S.score(s, d.id)}`).join(" · ") + " — Cribbage";
   const viewing = $("#viewing");
@@ -271,13 +291,13 @@ function render(s) {
     if (s.next && side.seats.includes(s.next)) tags.push(s.phase === "show" ? "to count" : "to play");
     const card = el("div", { class: "score", "data-side": side.id },
       el("div", { class: "name" }, side.name),
-      el("div", { class: "pts" }, S.score(s, side.id)),
-      tags.length ? el("span", { class: "tag" }, tags.join(" · ")) : null);
+      tags.length ? el("span", { class: "tag" }, tags.join(" · ")) : null,
+      el("div", { class: "pts" }, S.score(s, side.id)));
     card.style.background = side.colour || "#374151";
     return card;
   }));
   $("#spoken").textContent = s.said || "";
-  $("#phase").textContent = s.phase || "–";
+  $("#phase").textContent = PHASE_WORDS[s.phase] || "–";
   $("#dealer").textContent = s.dealer ? S.name(s, s.dealer) : "–";
   $("#starter").replaceChildren(s.starter ? cardEl(s.starter) : "–");
   $("#count").textContent = s.count === undefined || s.count === null ? "–" : s.count;
@@ -285,7 +305,7 @@ function render(s) {
   renderMuggins(s);
   const w = $("#winner");
   w.hidden = !s.winner;
-  if (s.winner) w.textContent = `${s.winner_name || s.winner} wins` + (s.skunk ? ` (${s.skunk === "double" ? "double skunk" : "skunk"})` : "");
+  w.textContent = S.winnerText(s);
   ensureBoard(s).then(() => placePegs(app.state));
   renderSeats(s);
   renderPicker();
@@ -297,13 +317,21 @@ function renderMuggins(s) {
   const box = $("#muggins");
   const chances = Array.isArray(s.muggins) ? s.muggins : [];
   box.hidden = !chances.length;
+  // while an opponent may still call it, nothing says what was missed: spotting it is the game
   box.replaceChildren(...chances.map((m) => {
     const callers = m.callers || S.players(s).map((p) => p.seat).filter((seat) => seat !== m.seat);
-    const what = (m.items || []).map((i) => `${i.kind} ${i.points}`).join(", ");
+    const what = m.what === "crib" ? "the crib" : "the hand";
     return el("div", { class: "chance" },
-      el("p", {}, `${S.name(s, m.seat)} claimed ${m.claimed} for the ${m.what || "hand"} but it counts ${m.total}: ${m.points} missed (${what}).`),
+      el("p", {}, `${S.name(s, m.seat)} claimed ${m.claimed} for ${what}. Missed anything? An opponent may call Muggins!`),
       ...callers.map((seat) => el("button", { "data-muggins": seat, onclick: () => callMuggins(seat, m.event) }, `Muggins! (${S.name(s, seat)})`)));
   }));
+  // once the window closed (called, or the game moved on): only what was missed
+  const open = new Set(chances.map((m) => `${m.seat}-${m.what === "crib"}`));
+  const missed = (s.shows || []).filter((sh) => sh.missed > 0 && !open.has(`${sh.seat}-${!!sh.crib}`));
+  const note = $("#missed");
+  note.hidden = !missed.length;
+  note.textContent = missed.map((sh) => `${S.name(s, sh.seat)}'s ${sh.crib ? "crib" : "hand"}: ${sh.missed} missed `
+    + `(claimed ${sh.claimed} of ${sh.total})`).join(" · ");
 }
 async function callMuggins(seat, eventId) {
   const ev = { type: "muggins", seat };
@@ -346,15 +374,23 @@ function buildPicker(box, onPick) {
 }
 function renderPicker() {
   const seen = S.seen(app.state);
+  const s = app.state;
+  if (s && s.phase === "show" && app.act === "show" && app.seat) {
+    // counting a hand: the cards this seat laid in the play are the hand, not cards to avoid
+    for (const c of ((s.hands || {})[app.seat] || {}).laid || []) seen.delete(c);
+    for (const c of ((s.hands || {})[app.seat] || {}).kept || []) seen.delete(c);
+  }
   for (const b of $$("#picker .pick")) {
     b.classList.toggle("seen", seen.has(b.dataset.card));
     b.classList.toggle("on", app.picked.includes(b.dataset.card));
   }
-  $("#picked").replaceChildren(...app.picked.map((c) => cardEl(c)));
+  $("#picked").replaceChildren(...app.picked.map((c) => cardEl(c)),
+    app.refused && app.picked.length ? el("span", { class: "hint still" }, "Still picked: fix them or Send again") : null);
   for (const b of $$("#actions button")) b.classList.toggle("on", b.dataset.act === app.act);
 }
 function pick(name) {
   const cap = maxPicked();
+  app.refused = false;
   if (app.picked.includes(name)) app.picked = app.picked.filter((c) => c !== name);
   else if (cap === 1) app.picked = [name];
   else if (app.picked.length < cap) app.picked.push(name);
@@ -363,10 +399,13 @@ function pick(name) {
 $("#actions").addEventListener("click", (ev) => {
   const b = ev.target.closest("button");
   if (!b) return;
-  app.act = b.dataset.act; app.picked = app.picked.slice(0, maxPicked());
+  // picks belong to one action: a new action starts with none (a refused Send keeps them only
+  // for a retry of the same action)
+  if (b.dataset.act !== app.act) { app.picked = []; app.refused = false; }
+  app.act = b.dataset.act;
   renderPicker(); renderSeats(app.state || {});
 });
-$("#clear").addEventListener("click", () => { app.picked = []; renderPicker(); });
+$("#clear").addEventListener("click", () => { app.picked = []; app.refused = false; renderPicker(); });
 $("#claim-row").addEventListener("click", (ev) => {
   const b = ev.target.closest("button[data-claim]");
   if (!b) return;
@@ -394,8 +433,9 @@ $("#send").addEventListener("click", async () => {
   const claim = $("#claim").value;
   if (!$("#claim-row").hidden && claim !== "") ev.claim = Number(claim);
   const r = await send("POST", `/api/games/${app.gameId}/events`, ev);
+  if (!r) { app.refused = true; renderPicker(); return; }
   if (r) {
-    app.picked = []; $("#claim").value = "";
+    app.picked = []; app.refused = false; $("#claim").value = "";
     app.act = S.actFor(r.state);
     if (r.state.next && r.state.next !== "crib") app.seat = r.state.next;
     render(r.state); renderPicker();
@@ -404,7 +444,7 @@ $("#send").addEventListener("click", async () => {
 });
 function showChanges(changed, what) {
   const s = app.state;
-  const text = (changed || []).map((c) => `${S.name(s, c.seat)} ${c.from} → ${c.to}`).join(", ");
+  const text = (changed || []).map((c) => `${S.sideName(s, c.seat)} ${c.from} → ${c.to}`).join(", ");
   $("#changed").textContent = text ? `${what}: ${text}` : `${what}: no score changed`;
   toast(text ? `${what}: ${text}` : what);
 }
@@ -475,7 +515,7 @@ async function previewEdit() {
   const out = $("#edit-preview");
   try {
     const r = await api("POST", `/api/games/${app.gameId}/preview`, correction());
-    const text = (r.changed || []).map((c) => `${S.name(app.state, c.seat)} ${c.from} → ${c.to}`).join(", ");
+    const text = (r.changed || []).map((c) => `${S.sideName(app.state, c.seat)} ${c.from} → ${c.to}`).join(", ");
     out.textContent = text ? `This changes: ${text}` : "No score changes.";
     out.className = "hint";
   } catch (e) { out.textContent = e.message; out.className = "hint bad"; }
@@ -611,22 +651,25 @@ async function loadHistory() {
   if (!d) return;
   const t = d.tally || {};
   $("#tally").textContent = Object.keys(t).length ? "Match tally (game points; a skunk counts 2): " + Object.entries(t).map(([k, v]) => `${k} ${v}`).join(", ") : "No finished games yet.";
+  app.latest = d.latest;
   $("#games").replaceChildren(...d.games.map((g) => el("li", { "data-game": g.game_id },
-    el("b", {}, `#${g.game_id} `), `${(g.players || []).join(" v ")} `,
+    el("b", {}, `#${g.game_id} `), `${g.line || (g.players || []).join(" v ")} `,
     g.winner ? `— ${g.winner_name || g.winner} won ${finalScore(g)}${g.skunk ? (g.skunk === "double" ? " (double skunk)" : " (skunk)") : ""}`
       : `— in progress ${finalScore(g)}`,
     el("span", { class: "hint" }, g.created ? ` · ${new Date(g.created).toLocaleString()}` : ""), " ",
     el("button", { type: "button", onclick: () => showChart(g.game_id) }, "Chart"),
-    el("button", { type: "button", onclick: () => viewGame(g.game_id) }, "View"))));
+    el("button", { type: "button", onclick: () => viewGame(g.game_id === d.latest ? null : g.game_id) }, "View"))));
 }
 function finalScore(g) {
-  return Object.values(g.scores || {}).sort((a, b) => b - a).join("–");
+  // each side's own score, in seat order (the order of g.line)
+  return g.score || Object.values(g.scores || {}).join("–");
 }
 async function showChart(id) {
   const res = await fetch(`/api/games/${id}/chart.svg`);
   if (res.ok) $("#chart-wrap").innerHTML = `<h2>Game ${id}</h2>` + (await res.text());
 }
 async function viewGame(id) {
+  if (id !== null && id === app.latest) id = null;  // the newest game is followed, not "viewed"
   app.follow = id === null;
   app.gameId = id; app.lastJson = ""; app.state = null;
   await loadGame(); connect(); refreshLeds();
@@ -649,8 +692,23 @@ function renderPlayerFields() {
   }
   $("#players").replaceChildren(...kids);
   f.target.value = f.variant.value === "five-card" ? "61" : "121";
+  renderPartners();
+}
+function renderPartners() {
+  // four players: seats A and C play B and D (the engine's sides)
+  const f = $("#new-form");
+  const out = $("#partners");
+  const four = f.variant.value === "four-player";
+  out.hidden = !four;
+  if (!four) { out.textContent = ""; return; }
+  const n = $$('input[name="player"]', f).map((i, k) => i.value.trim() || `Seat ${"ABCD"[k]}`);
+  out.textContent = `Partners: ${n[0]} & ${n[2]} v ${n[1]} & ${n[3]}`;
 }
 $("#new-form").variant.addEventListener("change", renderPlayerFields);
+$("#players").addEventListener("input", renderPartners);
+// muggins needs claim counting: choosing it picks claims, choosing automatic counting drops it
+$("#new-form").muggins.addEventListener("change", (ev) => { if (ev.target.checked) $("#new-form").counting.value = "claim"; });
+$("#new-form").counting.addEventListener("change", (ev) => { if (ev.target.value === "auto") $("#new-form").muggins.checked = false; });
 $("#new-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = ev.target;

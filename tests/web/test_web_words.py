@@ -1,0 +1,154 @@
+"""The page speaks as players do: engine refusals and award reasons with names, not seat letters;
+events and phases in players' words (``web.words``), the rule's name kept in the JSON; a count
+of nothing replaces the words of the count before; the history lists sides in seat order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from webhelpers import DEAL, Api
+
+from web.history import game_summary
+from web.words import name_seats, reason_words, refusal_words, scoring_words
+
+TWO = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
+       "sides": [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]}
+FOUR = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"},
+                    {"seat": "C", "name": "Cat"}, {"seat": "D", "name": "Dan"}],
+        "sides": [{"id": "AC", "name": "Ann & Cat"}, {"id": "BD", "name": "Bob & Dan"}]}
+
+
+@pytest.mark.parametrize(("engine", "said"), [
+    ("C cannot say go: C holds 5H, which fits at a count of 20",
+     "Cat cannot say go: Cat holds 5H, which fits at a count of 20"),
+    ("A claims 10 for the show but it counts 8: fifteen (5C TD) 2",
+     "Ann claims 10 for the hand but it counts 8: fifteen (5C TD) 2"),
+    ("B counts before A (pone first, the dealer last)",
+     "Bob counts before Ann (pone first, the dealer last)"),
+    ("it is B's deal, not A's (the deal passes to the left)",
+     "It is Bob's deal, not Ann's (the deal passes to the left)"),
+    ("5H is not in D's hand", "5H is not in Dan's hand"),
+    ("5H is in the hand C keeps", "5H is in the hand Cat keeps"),
+    ("the crib is counted last; D counts now", "The crib is counted last; Dan counts now"),
+    ("5H has already been seen this deal (with B)", "5H has already been seen this deal (with Bob)"),
+    ("A cannot call muggins on C's own count; an opponent (B, D) can",
+     "Ann cannot call muggins on Cat's own count; an opponent (Bob or Dan) can"),
+    ("A's hand is not known: show it with its cards", "Ann's hand is not known: pick its cards"),
+])
+def test_engine_refusals_name_the_players(engine: str, said: str) -> None:
+    assert refusal_words(engine, FOUR) == said
+
+
+@pytest.mark.parametrize("text", [
+    "A hand in the six-card game is 6 cards dealt or 4 kept, not 3",  # "A" the article
+    "AS has already been seen this deal (the starter)",  # the ace of spades
+    "AC BD",  # side ids alone are not in a known pattern
+    "a card that fits at a count of 30",
+    "CABD is not a word; Bob's Ace",
+])
+def test_letters_outside_the_engine_patterns_are_untouched(text: str) -> None:
+    assert name_seats(text, FOUR) == text
+
+
+def test_letters_of_seats_not_at_the_table_stay() -> None:
+    assert name_seats("C cannot say go", TWO) == "C cannot say go"
+
+
+@pytest.mark.parametrize(("engine", "said"), [
+    ("show is not allowed in the play phase (only in show)", "Hands are counted after the play."),
+    ("crib is not allowed in the play phase (only in show)", "Hands are counted after the play."),
+    ("play is not allowed in the show phase (only in play)", "The play is over: count the hands."),
+    ("starter is not allowed in the cut phase (only in deal)", "Choose the dealer first."),
+    ("show is not allowed in the deal phase (only in show)", "Turn the starter first."),
+    ("dealer is not allowed in the deal phase (only in cut)",
+     "The dealer is already chosen: turn the starter."),
+    ("dealer is not allowed in the play phase (only in cut)",
+     "The dealer is already chosen: finish the play."),
+    ("starter is not allowed in the show phase (only in deal)",
+     "Not now: turning the starter does not fit counting the hands."),
+    ("the game is over (Ann & Cat won); play is refused", "The game is over: Ann & Cat won."),
+    ("the game is over (AC won); play is refused", "The game is over: Ann & Cat won."),
+])
+def test_events_and_phases_in_players_words(engine: str, said: str) -> None:
+    words = refusal_words(engine, FOUR)
+    assert words == said
+    for word in (" phase", "(only in", "cut)", " AC "):
+        assert word not in words
+
+
+def test_award_reasons_name_the_claimer() -> None:
+    assert reason_words("B claimed 19 of 21", TWO) == "Bob claimed 19 of 21"
+    assert reason_words("AC claimed 4 of 6", FOUR) == "Ann & Cat claimed 4 of 6"
+    assert reason_words("a miscount at the table", TWO) == "a miscount at the table"
+    state = {**TWO, "last": [{"seat": "A", "kind": "muggins", "cards": [], "points": 2,
+                              "reason": "B claimed 19 of 21"}], "shows": [], "history": []}
+    assert scoring_words(state) == "Ann: muggins! for two (Bob claimed 19 of 21)"
+
+
+def refusal(api: Api, game: int, event: dict[str, Any]) -> dict[str, Any]:
+    return api.event(game, event, expect=422)
+
+
+def test_the_api_refuses_in_players_words_and_keeps_the_rule(api: Api) -> None:
+    game = api.new_game(players=["Ann", "Bob"])
+    early = refusal(api, game, {"type": "show", "seat": "A", "cards": ["5H", "6H", "7H", "8H"]})
+    assert early["rule"] == "phase"
+    assert early["error"] == "Choose the dealer first."
+    assert "phase" in early["detail"]  # the engine's own words, for programs
+    for event in DEAL[:3]:
+        api.event(game, event)
+    go = refusal(api, game, {"type": "go", "seat": "B"})
+    assert go["rule"] == "go"
+    assert go["error"] == "Bob cannot say go: any card fits at a count of 10"
+    assert go["detail"] == "B cannot say go: any card fits at a count of 10"
+    shown = refusal(api, game, {"type": "show", "seat": "A", "cards": ["JC", "5H", "4H", "6D"]})
+    assert shown["error"] == "Hands are counted after the play."
+    dealer = refusal(api, game, {"type": "dealer", "seat": "A"})
+    assert dealer["error"] == "The dealer is already chosen: finish the play."
+    turn = refusal(api, game, {"type": "play", "seat": "A", "card": "2C"})
+    assert turn["error"].startswith("Ann cannot lay 2C out of turn: it is Bob's turn, and Bob")
+
+
+def test_muggins_said_with_names(api: Api) -> None:
+    game = api.new_game(players=["Ann", "Bob"], muggins=True)
+    for event in DEAL[:11]:
+        api.event(game, event)
+    api.event(game, {"type": "show", "seat": "A", "cards": ["JC", "5H", "4H", "6D"], "claim": 10})
+    called = api.event(game, {"type": "muggins", "seat": "B"})
+    assert called["state"]["said"] == "Bob: muggins! for six (Ann claimed 10 of 16)"
+
+
+def test_a_crib_of_nothing_replaces_the_words_before(api: Api) -> None:
+    game = api.new_game(players=["Ann", "Bob"])
+    for event in DEAL[:13]:
+        if event["type"] == "starter":
+            event = {"type": "starter", "card": "KD"}  # no crib of four scores 0 with a five
+        state = api.event(game, event)["state"]
+    assert state["said"].startswith("Bob: ")  # Bob's hand
+    state = api.event(game, {"type": "crib", "cards": ["AS", "2S", "6S", "TS"]})["state"]
+    assert state["said"] == "Bob's crib: nineteen (no points)"
+    # the next deal's points replace it
+    state = api.event(game, {"type": "starter", "card": "JH"})["state"]
+    assert state["said"] == "Ann: his heels for two"
+
+
+def test_a_hand_of_nothing_is_said() -> None:
+    state = {**TWO, "events": 14, "last_event": 12,
+             "last": [{"seat": "A", "kind": "fifteen", "cards": ["5C", "TD"], "points": 2}],
+             "shows": [{"seat": "A", "crib": False, "spoken": "fifteen two", "items": [
+                 {"seat": "A", "kind": "fifteen", "cards": ["5C", "TD"], "points": 2}]},
+                 {"seat": "B", "crib": False, "spoken": "nineteen (no points)", "items": [],
+                  "total": 0}], "history": []}
+    assert scoring_words(state) == "Bob's hand: nineteen (no points)"
+
+
+def test_history_lists_sides_in_seat_order_with_their_own_scores() -> None:
+    summary = game_summary({"id": 3, "players": ["Ann", "Bob", "Cat", "Dan"],
+                            "sides": [{"id": "AC", "name": "Ann & Cat"}, {"id": "BD", "name": "Bob & Dan"}],
+                            "scores": {"AC": 25, "BD": 29}})
+    assert summary["line"] == "Ann & Cat v Bob & Dan"
+    assert summary["score"] == "25–29"
+    assert [s["score"] for s in summary["side_scores"]] == [25, 29]
+    two = game_summary({"id": 1, "players": ["Alice", "Bob"], "scores": {"A": 25, "B": 29}})
+    assert two["line"] == "Alice v Bob" and two["score"] == "25–29"

@@ -139,6 +139,98 @@ def resolve(log: Sequence[dict[str, Any]]) -> tuple[list[tuple[int, dict[str, An
     return [(n, content[n]) for n in order], dict(sorted(superseded.items()))
 
 
+def _event_words(players: Sequence[str], event: dict[str, Any]) -> str:
+    """A table event as the players name it: ``"Bob's 9♣"``, ``"Ann's go"``, ``"the crib"``.
+
+    >>> _event_words(["Ann", "Bob"], {"type": "play", "seat": "B", "card": "9C"})
+    "Bob's 9♣"
+    >>> _event_words(["Ann", "Bob"], {"type": "show", "seat": "A", "cards": ["5C", "5D", "JS", "6H"]})
+    "Ann's show (5♣ 5♦ J♠ 6♥)"
+    """
+    kind = event["type"]
+    name = players[ord(event["seat"]) - 65] if "seat" in event else ""
+    cards = " ".join(parse_card(c).symbol for c in event.get("cards", []))
+    shown = f" ({cards})" if cards else ""
+    if kind == "play":
+        return f"{name}'s {parse_card(event['card']).symbol}"
+    if kind in ("go", "hand", "discard", "show", "muggins"):
+        return f"{name}'s {kind}{shown}"
+    if kind == "starter":
+        return f"the starter {parse_card(event['card']).symbol}"
+    if kind == "crib-card":
+        return f"the card dealt to the crib, {parse_card(event['card']).symbol}"
+    if kind == "crib":
+        return f"the crib{shown}"
+    if kind == "dealer":
+        return f"{name} as the first dealer"
+    if kind == "adjust":
+        return f"{event['points']} pegged by hand for {name}"
+    return f"the {kind}"
+
+
+def _change_words(
+    players: Sequence[str], log: Sequence[dict[str, Any]], event: dict[str, Any]
+) -> str:
+    """What ``event`` (a correction or an undo sent after ``log``) changes, in words.
+
+    >>> log = [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "KH"},
+    ...        {"type": "play", "seat": "A", "card": "2C"}]
+    >>> fix = {"type": "correct", "event": 3, "with": {"type": "play", "seat": "A", "card": "AC"}}
+    >>> _change_words(["Ann", "Bob"], log, fix)
+    "correcting event 3 (Ann's 2♣ to A♣)"
+    """
+    if event["type"] != "correct":
+        return "this undo" if event["type"] == "undo" else "this change"
+    target = event["event"]
+    try:
+        now = dict(resolve(log)[0]).get(target)
+    except RuleError:
+        now = None
+    if now is None:
+        return f"correcting event {target}"
+    was = _event_words(players, now).split(" ")
+    to = _event_words(players, event["with"]).split(" ")
+    same = 0  # "Ann's 2♣ to A♣", not "Ann's 2♣ to Ann's A♣"
+    while same < min(len(was), len(to)) - 1 and was[same] == to[same]:
+        same += 1
+    return f"correcting event {target} ({' '.join(was)} to {' '.join(to[same:])})"
+
+
+def _cannot_stand(
+    players: Sequence[str], number: int, event: dict[str, Any], exc: RuleError, change: str,
+    count: int | None, corrected: bool,
+) -> str:
+    """Why a correction (or undo) is refused because event ``number`` cannot stand, in the
+    players' words: which event, why, and what the players must fix. ``count`` is the count
+    of the play before the event (None outside the play); ``corrected`` when the event is the
+    correction's own replacement.
+
+    >>> exc = RuleError("A cannot lay 9H out of turn: ...", rule="turn")
+    >>> _cannot_stand(["Ann", "Bob"], 7, {"type": "play", "seat": "A", "card": "9H"}, exc,
+    ...               "correcting event 5 (Ann's 2♣ to A♣)", 25, False)
+    "correcting event 5 (Ann's 2♣ to A♣) leaves event 7, Ann's 9♥, unable to stand: the count \
+would be 34, past 31: A cannot lay 9H out of turn: .... To fix: correct event 7 first, or undo \
+back through it."
+    """
+    why = str(exc)
+    if event["type"] == "play" and count is not None:
+        total = count + parse_card(event["card"]).value
+        if total > 31:
+            why = f"the count would be {total}, past 31: {why}"
+    words = _event_words(players, event)
+    if corrected:
+        return f"event {number} as corrected, {words}, does not hold: {why}"
+    if event["type"] in ("show", "crib") and exc.rule == "show":
+        fix = (
+            f"event {number} counts the cards as known before this correction, and a count "
+            "must hold the cards laid, so it cannot be corrected first: undo back through "
+            f"event {number}, make this correction, then count again"
+        )
+    else:
+        fix = f"correct event {number} first, or undo back through it"
+    return f"{change} leaves event {number}, {words}, unable to stand: {why}. To fix: {fix}."
+
+
 class Game:
     """A game of cribbage folded from events. See the module docstring for an example."""
 
@@ -161,6 +253,7 @@ class Game:
         self.last_event: int | None = None
         self.pending: list[dict[str, Any]] = []
         self.cuts: list[dict[str, Any]] = []
+        self.set_aside: list[dict[str, Any]] = []
         self._awards: list[Award] = []
 
     # -- folding ---------------------------------------------------------------------------
@@ -169,16 +262,49 @@ class Game:
     def replay(cls, settings: Settings, log: Sequence[dict[str, Any]]) -> Game:
         """Fold a whole log (table events, corrections and undos) into a game.
 
-        Raises :class:`RuleError` if a correction or undo leaves an event that no longer holds.
+        After a correction the fold re-derives what follows the corrected event: a ``go``
+        event (said at the table, or pressed on the board) that can no longer have been said,
+        or that the corrected cards made redundant (the series already ended, the play is
+        over), is set aside: it stays in the log, takes no part in the fold and is listed in
+        :attr:`set_aside` with why. The goes the later cards show are inferred from the cards
+        instead, as for a camera. Any other event that no longer holds refuses the fold with
+        :class:`RuleError`, naming the event in the players' words, why it cannot stand and what
+        to fix (see :func:`_cannot_stand`); so does a correction whose own event does not hold.
         """
         events, superseded = resolve(log)
+        corrected = [e["event"] for e in log if e["type"] == "correct"]
+        first = min(corrected, default=len(log) + 1)  # no event up to it can change
+        latest = log[-1] if log else {"type": "none"}
+        change = _change_words(settings.players, log[:-1], latest)
+        target = latest["event"] if latest["type"] == "correct" else None
         game = cls(settings)
         for number, event in events:
+            if event["type"] == "go" and number > first:
+                trial = game.copy()  # a go that fails must leave no trace in the fold
+                try:
+                    trial._table_event(number, event)
+                except RuleError as exc:
+                    if number == target:
+                        raise RuleError(
+                            _cannot_stand(settings.players, number, event, exc, change, None, True),
+                            rule=exc.rule,
+                        ) from None
+                    game.set_aside.append({
+                        "event": number, "type": "go", "seat": event["seat"],
+                        "rule": exc.rule, "reason": str(exc),
+                    })
+                    continue
+                game = trial
+                continue
+            count = game.count if game.phase == "play" else None
             try:
                 game._table_event(number, event)
             except RuleError as exc:
                 raise RuleError(
-                    f"event {number} ({event['type']}) would no longer hold: {exc}", rule=exc.rule
+                    _cannot_stand(
+                        settings.players, number, event, exc, change, count, number == target
+                    ),
+                    rule=exc.rule,
                 ) from None
         game.log = list(log)
         game.superseded = superseded
@@ -206,6 +332,7 @@ class Game:
         game.history = list(self.history)
         game.pending = list(self.pending)
         game.cuts = list(self.cuts)
+        game.set_aside = list(self.set_aside)
         game.deal = copy.deepcopy(self.deal, dict(_CARD_MEMO))
         return game
 
@@ -782,7 +909,8 @@ class Game:
         Each: ``superseded_by`` (or None), ``points`` (awards in the game as it now stands) and
         ``scores`` (after it, in the game as it now stands; None when superseded). A table event
         in force shows its own awards; a correction in force shows the awards of the event it
-        replaced (``corrects``); an undo shows none (``undoes``). Walking the rows in order and
+        replaced (``corrects``); an undo shows none (``undoes``); a go the fold set aside after
+        a correction carries ``set_aside`` (why) and no points. Walking the rows in order and
         taking each ``scores`` that is not None draws the score over time.
         """
         running = dict.fromkeys(self.side_ids, 0)
@@ -790,6 +918,7 @@ class Game:
         undone = {
             by: n for n, by in self.superseded.items() if self.log[by - 1]["type"] == "undo"
         }
+        aside = {entry["event"]: entry["reason"] for entry in self.set_aside}
         for number, event in enumerate(self.log, 1):
             result = self.results.get(number)
             if result is not None:
@@ -797,6 +926,8 @@ class Game:
             row: dict[str, Any] = {
                 "superseded_by": self.superseded.get(number), "points": [], "scores": None,
             }
+            if number in aside:
+                row["set_aside"] = aside[number]
             if row["superseded_by"] is None:
                 row["scores"] = dict(running)
                 if event["type"] == "correct":
@@ -928,4 +1059,5 @@ class Game:
             "last": [a.to_json() for a in self.last],
             "last_event": self.last_event,
             "history": list(self.history),
+            "set_aside": list(self.set_aside),
         }

@@ -735,9 +735,14 @@ def serve(config: ServeConfig) -> int:
         raise UsageError(f"cannot start the camera: {exc}") from exc
     port = server.effective_port
     everywhere = config.host in ("0.0.0.0", "::", "")
-    shown = "127.0.0.1" if everywhere else config.host
-    print(f"Cribbage Companion: open http://{shown}:{port}/ on a phone or browser "
+    local_only = config.host == "localhost" or config.host.startswith("127.") or config.host == "::1"
+    shown = "127.0.0.1" if everywhere or local_only else config.host
+    where = "in this computer's browser" if everywhere or local_only else "on a phone or browser"
+    print(f"Cribbage Companion: open http://{shown}:{port}/ {where} "
           f"(data in {config.data_dir}; Ctrl-C stops)", flush=True)
+    if local_only:  # no phone can reach 127.0.0.1: say how to let them in
+        print("  listening on this computer only: to let phones on the network in, run "
+              "crib serve --host 0.0.0.0 (or make run HOST=0.0.0.0)", flush=True)
     if everywhere:
         lan = lan_address()
         print(f"  listening on every address: phones on the network open "

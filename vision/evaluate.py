@@ -83,6 +83,18 @@ def compare(truth: list[str], read: list[str]) -> tuple[int, int, int, list[tupl
     return len(t & r), len(extra), len(missed), list(zip(missed, extra, strict=False))
 
 
+def count(x: float) -> int | float:
+    """A (possibly weighted) count as the report prints it: a whole number as an ``int``.
+
+    Counts of images and cards are whole unless weighted by group (1/len(group) each).
+
+    >>> count(5.0), count(2.9999999999), count(1 / 3)
+    (5, 3, 0.33)
+    """
+    whole = round(x)
+    return whole if abs(x - whole) < 1e-6 else round(x, 2)
+
+
 @dataclass
 class Tally:
     """Counts for one kind or group (``w`` = weight of each image, 1/len(group) for group-weighting)."""
@@ -106,10 +118,10 @@ class Tally:
         prec = self.tp / (self.tp + self.fp) if self.tp + self.fp else None
         rec = self.tp / (self.tp + self.fn) if self.tp + self.fn else None
         return {
-            "images": round(self.images, 2),
+            "images": count(self.images),
             "precision": None if prec is None else round(prec, 4),
             "recall": None if rec is None else round(rec, 4),
-            "false_cards": round(self.fp, 2),
+            "false_cards": count(self.fp),
             "exact_images": round(self.exact / self.images, 4) if self.images else None,
             "ms_mean": round(float(np.mean(self.ms)), 1) if self.ms else None,
             "ms_max": round(float(np.max(self.ms)), 1) if self.ms else None,

@@ -79,12 +79,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _read_one(path: str, deck: Any = None) -> tuple[dict[str, Any], Any]:
-    """The detect JSON for one photo, and the :class:`vision.reader.Reading` it comes from."""
-    from vision.reader import load_image, read_cards
+    """The detect JSON for one photo, and the :class:`vision.reader.Reading` it comes from.
 
-    img = load_image(path)
-    reading = read_cards(img, deck=deck)
-    return reading.to_json(path, img.shape[1], img.shape[0]), reading
+    A photo over 40 MP is read scaled down (:mod:`vision.image`); the JSON still gives its own
+    size, and the cards' centres and corners in its own pixels (``scale``: how much smaller it
+    was read, 1 when at its size).
+    """
+    from vision.image import open_photo
+    from vision.reader import read_cards
+
+    photo = open_photo(path)
+    reading = read_cards(photo.pixels, deck=deck)
+    result = photo.reading_json(reading, path)
+    result["scale"] = photo.scale
+    return result, reading
 
 
 def _deck(args: argparse.Namespace) -> Any:
@@ -118,7 +126,9 @@ def run_detect(args: argparse.Namespace) -> int:
         else:
             cards = " ".join(f"{c['card']}({c['confidence']:.2f})" for c in result["cards"]) or "no cards"
             extra = f", {len(result['unreadable'])} unreadable" if result["unreadable"] else ""
-            print(f"{path}: {cards}{extra}  [{result['ms']:.0f} ms]")
+            scaled = f", read at 1/{result['scale']:g} of {result['width']}x{result['height']}" \
+                if result["scale"] != 1 else ""
+            print(f"{path}: {cards}{extra}  [{result['ms']:.0f} ms{scaled}]")
     return status
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli.base import print_json
+from companion.cli.base import UsageError, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,10 +17,46 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: crib discard 5H 5S JD QC 2H 9S",
     )
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards dealt to you")
-    p.add_argument("--keep", type=int, default=None, help="cards to keep (default: 4, 3 from 5)")
+    p.add_argument("--keep", type=int, default=None,
+                   help="cards to keep (default: 4 from 6, 3 from 5 as in the five-card game; "
+                   "--keep 4 from 5 for the three- and four-player games)")
     p.add_argument("--top", type=int, default=5, help="how many choices to show (default 5)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=run)
+
+
+def dealt_and_kept(dealt: int, keep: int | None) -> int:
+    """The cards to keep from ``dealt`` cards (``keep``, or the default), as some variant deals.
+
+    The variants' deals are the one source: 6 dealt keep 4; 5 dealt keep 3 (the five-card game,
+    the default) or 4 (three- and four-player).
+
+    >>> dealt_and_kept(6, None), dealt_and_kept(5, None), dealt_and_kept(5, 4)
+    (4, 3, 4)
+    >>> dealt_and_kept(7, None)
+    Traceback (most recent call last):
+    ...
+    companion.cli.base.UsageError: 7 cards given: a deal is 6 cards (or 5 in the five-card, ... games)
+    """
+    from cribbage.game.settings import VARIANTS
+
+    kept = {v.name: v.kept for v in VARIANTS.values() if v.dealt == dealt}
+    if not kept:
+        sizes = sorted({v.dealt for v in VARIANTS.values()}, reverse=True)
+        others = [name for name, v in VARIANTS.items() if v.dealt != sizes[0]]
+        raise UsageError(f"{dealt} card{'s' if dealt != 1 else ''} given: a deal is {sizes[0]} cards "
+                         f"(or {', '.join(map(str, sizes[1:]))} in the {_and(others)} games)")
+    if keep is None:
+        return min(kept.values())
+    if keep not in kept.values():
+        choices = " or ".join(str(k) for k in sorted(set(kept.values())))
+        raise UsageError(f"--keep {keep}: from {dealt} cards a hand keeps {choices}")
+    return keep
+
+
+def _and(names: list[str]) -> str:
+    """``['a', 'b', 'c']`` as ``'a, b and c'``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from cribbage.cards import parse_cards
 
     dealt = parse_cards(args.cards)
-    keep = args.keep if args.keep is not None else 4
+    keep = dealt_and_kept(len(dealt), args.keep)
     options = discard_values(dealt, keep=keep)[: max(args.top, 1)]
     if args.json:
         print_json({"dealt": [c.name for c in dealt], "options": options})

@@ -3,7 +3,7 @@
 $ crib leds render --scores 45,30 --prev 40,28
 {"leds": 244, "lit": [{"index": 104, "rgb": [203, 2, 2], "seat": "A", "peg": "front", "hole": 45, ...
 $ crib leds test --output sim
-sim: 1008 self-test frames shown ...
+sim: 374 self-test frames sent to a simulated strip of 366 LEDs in 4 ms; it shows them nowhere. ...
 
 ``render`` prints one JSON line (``--text`` for a table instead): the pegs first, then the marker
 LEDs (start and game holes, the holes past the skunk lines) with ``"peg": null``.
@@ -73,7 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--fps", type=float,
                    help="frames per second (default 30 on hardware, as fast as possible on sim)")
     t.add_argument("--level", type=float, default=0.1, help="strength of the pattern, 0..1")
-    t.add_argument("--png", metavar="FILE", help="sim: save the board as the pattern ends")
+    t.add_argument("--png", metavar="FILE",
+                   help="sim only: save the board as the pattern ends (dark: the last frame)")
     t.add_argument("--json", action="store_true", help="print the summary as JSON")
     t.set_defaults(handler=run_test)
 
@@ -168,6 +169,9 @@ def run_test(args: argparse.Namespace) -> int:
     except OutputUnavailable as exc:
         raise UsageError(str(exc)) from None
     kind = args.output.partition(":")[0].lower()
+    if args.png and kind != "sim":
+        output.close()
+        raise UsageError(f"--png works with the sim output only, not {kind}")
     fps = args.fps if args.fps is not None else (None if kind == "sim" else 30.0)
     shown = 0
     start = time.perf_counter()
@@ -178,10 +182,7 @@ def run_test(args: argparse.Namespace) -> int:
             if fps:
                 time.sleep(max(0.0, start + shown / fps - time.perf_counter()))
         if args.png:
-            save = getattr(output, "save_png", None)
-            if save is None:
-                raise UsageError(f"--png works with the sim output only, not {kind}")
-            save(args.png)
+            output.save_png(args.png)
     except OutputUnavailable as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
@@ -189,10 +190,32 @@ def run_test(args: argparse.Namespace) -> int:
     finally:
         output.close()
     seconds = time.perf_counter() - start
+    seen = kind != "sim"  # a simulated strip keeps its last frame and shows it nowhere
     summary = {"output": kind, "leds": layout.led_count, "frames": shown,
-               "seconds": round(seconds, 3), "ok": True}
+               "seconds": round(seconds, 3), "shown": seen, "ok": True}
+    if args.png:
+        summary["png"] = args.png
     if args.json:
         print_json(summary)
-    else:
+    elif seen:
         print(f"{kind}: {shown} self-test frames shown on {layout.led_count} LEDs in {seconds:.2f} s")
+    else:
+        print(f"sim: {shown} self-test frames sent to a simulated strip of {layout.led_count} LEDs "
+              f"in {_duration(seconds)}; it shows them nowhere. {SIM_ELSEWHERE}"
+              + (f" The board as the test ends (dark) is in {args.png}." if args.png else ""))
     return 0
+
+
+SIM_ELSEWHERE = ("To see the self-test, run it on the board (--output pico:/dev/ttyACM0, "
+                 "spi-apa102 or spi-ws2812); to see a position lit, crib leds render --png FILE, "
+                 "or the LEDs panel of the page (crib serve --leds sim).")
+"""Where to look instead of the simulated strip, said by ``crib leds test --output sim``."""
+
+
+def _duration(seconds: float) -> str:
+    """``'3 ms'`` below a second, else ``'1.25 s'``.
+
+    >>> _duration(0.0031), _duration(1.25)
+    ('3 ms', '1.25 s')
+    """
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"

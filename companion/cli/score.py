@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from companion.cli.base import UsageError, print_json
+
+if TYPE_CHECKING:
+    from cribbage.cards import Card
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,18 +38,69 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def _cards(tokens: list[str]) -> list[Card]:
+    """Parse each token as a card; the first that is not one is named in a :class:`CardError`.
+
+    Cards written in words (``5 of hearts``) get the notation to use instead.
+
+    >>> _cards(["5", "of", "hearts", "JS"])
+    Traceback (most recent call last):
+    ...
+    cribbage.errors.CardError: not a card: '5' (write rank then suit, ...); for '5 of hearts' write 5H
+    >>> _cards(["5C", "5D", "5H", "Jack"])
+    Traceback (most recent call last):
+    ...
+    cribbage.errors.CardError: not a card: 'Jack' (write rank then suit, like 5H, TD or 10♦)
+    """
+    from cribbage.cards import parse_card
+    from cribbage.errors import CardError
+
+    cards = []
+    for i, token in enumerate(tokens):
+        try:
+            cards.append(parse_card(token))
+        except CardError as exc:
+            words = tokens[i : i + 3]
+            hint = _in_words(words)
+            raise CardError(f"{exc}; for {' '.join(words)!r} write {hint}" if hint else str(exc)) from None
+    return cards
+
+
+def _in_words(words: list[str]) -> str | None:
+    """The card that ``words`` name, like ``5 of hearts`` or ``jack of spades``: ``'5H'``; else None.
+
+    >>> _in_words(["Queen", "of", "Diamonds"]), _in_words(["10", "of", "club"]), _in_words(["of", "x"])
+    ('QD', 'TC', None)
+    """
+    from cribbage.cards import RANK_NAMES, SUIT_NAMES, Card, parse_card
+    from cribbage.errors import CardError
+
+    if len(words) != 3 or words[1].lower() != "of":
+        return None
+    rank_word, suit_word = words[0].lower(), words[2].lower()
+    suit = next((s for s, name in enumerate(SUIT_NAMES) if suit_word in (name, name[:-1])), None)
+    if suit is None:
+        return None
+    if rank_word in RANK_NAMES:
+        return Card.of(RANK_NAMES.index(rank_word) + 1, suit).name
+    try:  # a rank as the notation writes it: 5, 10, T, J, A ...
+        return Card.of(parse_card(rank_word + "S").rank, suit).name
+    except CardError:
+        return None
+
+
 def _score_line(tokens: list[str], crib: bool) -> dict:
-    from cribbage.cards import parse_cards
+    from cribbage.cards import require_distinct
     from cribbage.show import score_hand
 
-    if len(tokens) not in (4, 5):
+    cards = _cards(tokens)
+    if len(cards) not in (4, 5):
         raise UsageError(f"a line needs the hand and the starter (4 or 5 cards), got {len(tokens)}")
-    cards = parse_cards(tokens)
+    require_distinct(cards)
     return score_hand(cards[:-1], cards[-1], crib=crib).to_json()
 
 
 def run(args: argparse.Namespace) -> int:
-    from cribbage.cards import parse_card, parse_cards
     from cribbage.errors import CribbageError
     from cribbage.show import score_hand
 
@@ -68,12 +123,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{' '.join(tokens)}: {total}  {result.get('spoken', result.get('error'))}")
         return status
 
+    hand = _cards(args.cards)  # a word that is no card is named before anything is missing
     if args.starter is None:
         if len(args.cards) == 5:
             raise UsageError("name the starter with --starter (five cards given)")
         raise UsageError("the starter is missing: add --starter CARD")
-    hand = parse_cards(args.cards, unique=False)
-    starter = parse_card(args.starter)
+    (starter,) = _cards([args.starter])
     score = score_hand(hand, starter, crib=args.crib)
     if args.json:
         print_json(score.to_json())

@@ -63,7 +63,7 @@ def open_page(browser: Any, server: str, width: int = 390, height: int = 844) ->
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors
     page.goto(server)
-    page.wait_for_function("document.readyState === 'complete'")
+    page.wait_for_load_state("load")
     return page
 
 
@@ -216,7 +216,7 @@ def test_a_refused_send_keeps_its_cards_for_the_same_action_only(page: Any) -> N
     assert page.evaluate("app.picked") == ["7C"]
     page.click("#send")
     expect(page.locator("#series")).to_contain_text("7♣")
-    page.wait_for_function("app.picked.length === 0")
+    expect(page.locator("#picked .card")).to_have_count(0)  # sent: nothing picked any more
     # refused again, then another action: its cards do not leak into it
     page.click('#seat-pick button[data-seat="A"]')
     page.click('#picker button[data-card="8C"]')

@@ -684,6 +684,16 @@ def make_server(config: ServeConfig, app: Any) -> Any:
     )
 
 
+def real_game_in_progress(companion: Companion) -> int | None:
+    """The newest game when it is a real one still in progress (its first event was not sent by a
+    demo), which a demo must not hide behind a game of its own; else None."""
+    game = companion.latest_game()
+    if game is None or companion.state(game).get("phase") == "over":
+        return None
+    events = companion.events(game)
+    return None if events and events[0].get("source") == "demo" else game
+
+
 def start_camera(config: ServeConfig, companion: Companion) -> Any:
     """Follow the game from ``config.camera``; with ``--demo``, each pass of the video is a new
     game of Alice and Bob, the first dealt by A (the rendered demo deals' table)."""
@@ -723,8 +733,12 @@ def serve(config: ServeConfig) -> int:
         companion.close()
         raise UsageError(f"cannot listen on {config.host}:{config.port}: {exc.strerror}") from exc
     demo = None
+    real = real_game_in_progress(companion) if config.demo else None
     try:
-        if config.camera:
+        if real is not None:  # the table's own game stays on the page: the demo steps aside
+            log.warning("game %d is in progress in %s: the demo steps aside (demo games belong in "
+                        "another --data folder)", real, config.data_dir)
+        elif config.camera:
             start_camera(config, companion)
         elif config.demo:
             demo = DemoDealer(companion, step_s=config.demo_step_s)

@@ -9,15 +9,7 @@ import sys
 import pytest
 
 from companion.cli import main
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as exc:  # argparse errors
-        status = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
+from tests.engine.test_cli import run
 
 
 def one_line_error(status: int, out: str, err: str) -> str:

@@ -49,3 +49,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             "the page was tested with Flask's test client only",
             yellow=True, bold=True,
         )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright, for a module of browser tests (each module skips
+    itself first when Chromium or Playwright is missing)."""
+    from browserkit import CHROMIUM_ARGS, chromium_path
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

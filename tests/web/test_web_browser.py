@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM_ARGS, chromium_path, start_server, stop_server
+from browserkit import chromium_path, start_server, stop_server
 from PIL import Image
 
 pytestmark = pytest.mark.browser
@@ -39,14 +39,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     stop_server(proc)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -65,11 +57,13 @@ def page(browser: Any, server: str) -> Iterator[Any]:
 
 
 def new_game(page: Any, *, claim: bool = False, muggins: bool = False,
-             names: tuple[str, str] = ("Alice", "Bob")) -> None:
+             names: tuple[str, ...] = ("Alice", "Bob"), variant: str = "") -> None:
     page.click("#tabs >> text=New")
+    if variant:
+        page.select_option('#new-form select[name="variant"]', variant)
     inputs = page.locator('#players input[name="player"]')
-    inputs.nth(0).fill(names[0])
-    inputs.nth(1).fill(names[1])
+    for i, name in enumerate(names):
+        inputs.nth(i).fill(name)
     if claim:
         page.select_option('#new-form select[name="counting"]', "claim")
     if muggins:

@@ -14,21 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM_ARGS, chromium_path, start_server, stop_server
+from browserkit import start_server, stop_server
+from test_web_browser import TIMEOUT, expect, new_game, send_events
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = chromium_path()
-if CHROMIUM is None:
-    pytest.skip(
-        "browser tests skipped: Chromium not found (apt-get install -y chromium)",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="browser tests skipped: pip install playwright"
-)
-expect = sync_api.expect
-TIMEOUT = 10_000
 
 PLAY = [
     ("play", "A", "JC"), ("play", "B", "5S"), ("play", "A", "5H"), ("play", "B", "TD"),
@@ -45,14 +34,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc, url = start_server(tmp_path_factory.mktemp("words"), "--leds", "none")
     yield url
     stop_server(proc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser: Any, server: str, width: int = 390, height: int = 844) -> Any:
@@ -76,35 +57,6 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     assert errors == [], errors
 
 
-def new_game(page: Any, names: tuple[str, ...] = ("Alice", "Bob"), *, variant: str = "",
-             claim: bool = False, muggins: bool = False) -> None:
-    page.click("#tabs >> text=New")
-    if variant:
-        page.select_option('#new-form select[name="variant"]', variant)
-    inputs = page.locator('#players input[name="player"]')
-    for i, name in enumerate(names):
-        inputs.nth(i).fill(name)
-    if claim:
-        page.select_option('#new-form select[name="counting"]', "claim")
-    if muggins:
-        page.check('#new-form input[name="muggins"]')
-    page.click("#new-form button.primary")
-    expect(page.locator("#play")).to_be_visible()
-    expect(page.locator("#next")).to_contain_text("choose the dealer")
-
-
-def send_events(page: Any, events: list[dict[str, Any]]) -> None:
-    page.evaluate(
-        """async (events) => {
-             for (const e of events) {
-               const r = await api("POST", `/api/games/${app.gameId}/events`, e);
-               render(r.state);
-             }
-           }""",
-        events,
-    )
-
-
 def box(locator: Any) -> dict[str, float]:
     b = locator.bounding_box()
     assert b is not None
@@ -120,7 +72,7 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def test_changes_and_refusals_name_the_players(page: Any) -> None:
-    new_game(page, ("Ann", "Bob", "Cat", "Dan"), variant="four-player")
+    new_game(page, names=("Ann", "Bob", "Cat", "Dan"), variant="four-player")
     page.click('#seat-pick button[data-seat="A"]')
     page.click('#actions button[data-act="dealer"]')
     page.click("#send")
@@ -147,7 +99,7 @@ def test_changes_and_refusals_name_the_players(page: Any) -> None:
 ])
 def test_the_dealer_badge_leaves_the_name_readable(page: Any, names: tuple[str, ...],
                                                    variant: str) -> None:
-    new_game(page, names, variant=variant)
+    new_game(page, names=names, variant=variant)
     send_events(page, [{"type": "dealer", "seat": "A"}, {"type": "starter", "card": "5D"}])
     page.click("#tabs >> text=Table")
     cards = page.locator("#scores .score")
@@ -169,7 +121,7 @@ def test_the_dealer_badge_leaves_the_name_readable(page: Any, names: tuple[str, 
 
 
 def test_the_winner_shows_at_the_top(page: Any) -> None:
-    new_game(page, ("Mo", "Ned"))
+    new_game(page, names=("Mo", "Ned"))
     send_events(page, [{"type": "dealer", "seat": "B"},
                        {"type": "adjust", "seat": "A", "points": 121, "reason": "test"}])
     page.click("#tabs >> text=Table")
@@ -184,7 +136,7 @@ def test_the_winner_shows_at_the_top(page: Any) -> None:
 
 
 def test_counting_a_hand_says_send_counts_the_cards_laid(page: Any) -> None:
-    new_game(page, ("Ann", "Bob"))
+    new_game(page, names=("Ann", "Bob"))
     send_events(page, TO_THE_SHOW)
     page.click("#tabs >> text=Play")
     expect(page.locator("#next")).to_have_text(
@@ -203,7 +155,7 @@ def test_counting_a_hand_says_send_counts_the_cards_laid(page: Any) -> None:
 
 
 def test_a_refused_send_keeps_its_cards_for_the_same_action_only(page: Any) -> None:
-    new_game(page, ("Ann", "Bob"))
+    new_game(page, names=("Ann", "Bob"))
     send_events(page, TO_THE_SHOW[:2])  # Ann leads
     page.click('#seat-pick button[data-seat="B"]')
     page.click('#picker button[data-card="7C"]')
@@ -234,7 +186,7 @@ def test_a_refused_send_keeps_its_cards_for_the_same_action_only(page: Any) -> N
 
 
 def test_no_claim_box_with_automatic_counting(page: Any) -> None:
-    new_game(page, ("Ann", "Bob"))
+    new_game(page, names=("Ann", "Bob"))
     send_events(page, TO_THE_SHOW)
     page.click("#tabs >> text=Play")
     expect(page.locator("#next")).to_contain_text("Ann counts")
@@ -252,7 +204,7 @@ def test_muggins_selects_claims_and_the_form_says_so(page: Any) -> None:
 
 
 def test_muggins_keeps_what_was_missed_until_the_window_closes(page: Any) -> None:
-    new_game(page, ("Ann", "Bob"), claim=True, muggins=True)
+    new_game(page, names=("Ann", "Bob"), claim=True, muggins=True)
     send_events(page, TO_THE_SHOW)
     page.click("#tabs >> text=Play")
     page.fill("#claim", "10")  # it counts 16
@@ -274,11 +226,11 @@ def test_muggins_keeps_what_was_missed_until_the_window_closes(page: Any) -> Non
 
 
 def test_history_lists_sides_in_seat_order_and_the_newest_is_not_old(page: Any) -> None:
-    new_game(page, ("Alice", "Bob"))
+    new_game(page, names=("Alice", "Bob"))
     send_events(page, [{"type": "adjust", "seat": "A", "points": 25, "reason": "t"},
                        {"type": "adjust", "seat": "B", "points": 29, "reason": "t"}])
     first = page.evaluate("app.gameId")
-    new_game(page, ("Ann", "Bob", "Cat", "Dan"), variant="four-player")
+    new_game(page, names=("Ann", "Bob", "Cat", "Dan"), variant="four-player")
     newest = page.evaluate("app.gameId")
     page.click("#tabs >> text=History")
     old = page.locator(f'#games li[data-game="{first}"]')
@@ -314,7 +266,7 @@ def test_the_four_player_form_says_who_partners_whom(page: Any) -> None:
 
 
 def test_a_crib_of_nothing_replaces_the_words_before(page: Any) -> None:
-    new_game(page, ("Ann", "Bob"))
+    new_game(page, names=("Ann", "Bob"))
     events = [dict(e) for e in TO_THE_SHOW]
     events[1] = {"type": "starter", "card": "KD"}  # no crib of four scores nothing with a five
     send_events(page, [
@@ -374,7 +326,7 @@ def test_no_text_overlaps_and_tap_targets_are_big_enough(browser: Any, server: s
                                                          width: int) -> None:
     page = open_page(browser, server, width=width)
     try:
-        new_game(page, ("Alexandra", "Bartholomew"))
+        new_game(page, names=("Alexandra", "Bartholomew"))
         send_events(page, TO_THE_SHOW[:5])  # mid-play: dealer, starter, count, series, words
         page.evaluate("document.querySelector('#toast').hidden = true")
         for tab in ("Table", "Play"):

@@ -300,23 +300,10 @@ class Tracker:
                 ready.append(box)
         if not ready:
             return
-        groups: list[tuple[list[Box], Box]] = []
-        for box in ready:
-            groups.append(([box], _window(to_frame(box, small.shape, size, pad), size)))
-        merged = True
-        while merged:  # places whose padded boxes overlap are read together
-            merged = False
-            for i in range(len(groups)):
-                for j in range(i + 1, len(groups)):
-                    a, b = groups[i][1], groups[j][1]
-                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                        [joint] = merge([a, b])
-                        groups[i] = (groups[i][0] + groups[j][0], joint)
-                        del groups[j]
-                        merged = True
-                        break
-                if merged:
-                    break
+        windows = [(_window(to_frame(box, small.shape, size, pad), size), box) for box in ready]
+        # places whose windows overlap are read together, in one window round them all
+        groups = [([box for window, box in windows if _contains(joint, window)], joint)
+                  for joint in merge([window for window, _ in windows])]
         area = sum((b[2] - b[0]) * (b[3] - b[1]) for _, b in groups)
         if area > WHOLE * size[0] * size[1] and still:
             self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)]))
@@ -438,6 +425,10 @@ def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def _inside_any(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:
     return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in regions)
+
+
+def _contains(outer: Box, inner: Box) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
 
 
 def _well_inside(box: Box, at: tuple[float, float], margin: float, w: int, h: int) -> bool:

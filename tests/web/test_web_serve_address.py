@@ -21,9 +21,9 @@ def test_a_localhost_server_says_how_to_let_phones_in(tmp_path: Path) -> None:
     assert proc.stdout is not None
     try:
         first = proc.stdout.readline()  # printed once it listens
+        second = proc.stdout.readline()  # printed with it, before the server waits for requests
     finally:
         stop_server(proc)
-    second = proc.stdout.read().partition("\n")[0]  # the rest, now that it has stopped
     assert re.search(r"open (http://127\.0\.0\.1:\d+/)", first), first  # as browserkit reads it
     assert "phone" not in first and "this computer's browser" in first
     assert "crib serve --host 0.0.0.0" in second and "make run HOST=0.0.0.0" in second

@@ -139,6 +139,46 @@ def resolve(log: Sequence[dict[str, Any]]) -> tuple[list[tuple[int, dict[str, An
     return [(n, content[n]) for n in order], dict(sorted(superseded.items()))
 
 
+def carry_to_shows(
+    log: Sequence[dict[str, Any]], events: list[tuple[int, dict[str, Any]]]
+) -> tuple[list[tuple[int, dict[str, Any]]], list[dict[str, Any]]]:
+    """The events in force with each show following the corrections of the cards it lists.
+
+    A show names the seat's cards laid as they were known when it was counted. A later
+    correction of one of those cards (the same seat's play in the same deal, a different card)
+    carries into the show: the show counts the corrected card. Returns the events and what was
+    carried: ``[{"event": show number, "from": card, "to": card}, ...]``.
+
+    >>> log = [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "KH"},
+    ...        {"type": "play", "seat": "A", "card": "TC"},
+    ...        {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TC"]},
+    ...        {"type": "correct", "event": 3, "with": {"type": "play", "seat": "A", "card": "TH"}}]
+    >>> events, carried = carry_to_shows(log, resolve(log)[0])
+    >>> events[3][1]["cards"], carried
+    (['4S', '4H', '4D', 'TH'], [{'event': 4, 'from': 'TC', 'to': 'TH'}])
+    """
+    last_fix = max((n for n, e in enumerate(log, 1) if e["type"] == "correct"), default=0)
+    now = dict(events)
+    out: list[tuple[int, dict[str, Any]]] = []
+    carried: list[dict[str, Any]] = []
+    for number, event in events:
+        if event["type"] == "show" and event.get("cards") and number < last_fix:
+            then = resolve(log[:number])[0]  # the cards as known when the show was counted
+            deal = max((n for n, e in then if e["type"] == "starter"), default=0)
+            swap = {
+                e["card"]: now[n]["card"] for n, e in then
+                if n > deal and e["type"] == "play" and e["seat"] == event["seat"]
+                and n in now and now[n]["type"] == "play" and now[n]["seat"] == e["seat"]
+                and now[n]["card"] != e["card"]
+            }
+            cards = [swap.get(c, c) for c in event["cards"]]
+            if cards != event["cards"] and len(set(cards)) == len(cards):
+                carried += [{"event": number, "from": c, "to": swap[c]} for c in event["cards"] if c in swap]
+                event = {**event, "cards": cards}
+        out.append((number, event))
+    return out, carried
+
+
 def _event_words(players: Sequence[str], event: dict[str, Any]) -> str:
     """A table event as the players name it: ``"Bob's 9♣"``, ``"Ann's go"``, ``"the crib"``.
 
@@ -219,7 +259,12 @@ back through it."
             why = f"the count would be {total}, past 31: {why}"
     words = _event_words(players, event)
     if corrected:
-        return f"event {number} as corrected, {words}, does not hold: {why}"
+        held = (
+            ". To fix: a show counts the cards laid; correct the misread card where it was laid "
+            "in the play, and the show follows it"
+            if event["type"] == "show" and exc.rule == "show" else ""
+        )
+        return f"event {number} as corrected, {words}, does not hold: {why}{held}"
     if event["type"] in ("show", "crib") and exc.rule == "show":
         fix = (
             f"event {number} counts the cards as known before this correction, and a count "
@@ -254,6 +299,7 @@ class Game:
         self.pending: list[dict[str, Any]] = []
         self.cuts: list[dict[str, Any]] = []
         self.set_aside: list[dict[str, Any]] = []
+        self.carried: list[dict[str, Any]] = []
         self._awards: list[Award] = []
 
     # -- folding ---------------------------------------------------------------------------
@@ -272,6 +318,7 @@ class Game:
         to fix (see :func:`_cannot_stand`); so does a correction whose own event does not hold.
         """
         events, superseded = resolve(log)
+        events, carried = carry_to_shows(log, events)
         corrected = [e["event"] for e in log if e["type"] == "correct"]
         first = min(corrected, default=len(log) + 1)  # no event up to it can change
         latest = log[-1] if log else {"type": "none"}
@@ -308,6 +355,7 @@ class Game:
                 ) from None
         game.log = list(log)
         game.superseded = superseded
+        game.carried = carried
         return game
 
     def apply(self, event: dict[str, Any]) -> Game:
@@ -333,6 +381,7 @@ class Game:
         game.pending = list(self.pending)
         game.cuts = list(self.cuts)
         game.set_aside = list(self.set_aside)
+        game.carried = list(self.carried)
         game.deal = copy.deepcopy(self.deal, dict(_CARD_MEMO))
         return game
 
@@ -910,8 +959,10 @@ class Game:
         ``scores`` (after it, in the game as it now stands; None when superseded). A table event
         in force shows its own awards; a correction in force shows the awards of the event it
         replaced (``corrects``); an undo shows none (``undoes``); a go the fold set aside after
-        a correction carries ``set_aside`` (why) and no points. Walking the rows in order and
-        taking each ``scores`` that is not None draws the score over time.
+        a correction carries ``set_aside`` (why) and no points; a show that counts a card
+        corrected after it was counted carries ``carried`` (``[{"from": card, "to": card}]``).
+        Walking the rows in order and taking each ``scores`` that is not None draws the score
+        over time.
         """
         running = dict.fromkeys(self.side_ids, 0)
         out: list[dict[str, Any]] = []
@@ -919,6 +970,9 @@ class Game:
             by: n for n, by in self.superseded.items() if self.log[by - 1]["type"] == "undo"
         }
         aside = {entry["event"]: entry["reason"] for entry in self.set_aside}
+        carried: dict[int, list[dict[str, str]]] = {}
+        for entry in self.carried:
+            carried.setdefault(entry["event"], []).append({"from": entry["from"], "to": entry["to"]})
         for number, event in enumerate(self.log, 1):
             result = self.results.get(number)
             if result is not None:
@@ -928,6 +982,8 @@ class Game:
             }
             if number in aside:
                 row["set_aside"] = aside[number]
+            if number in carried:
+                row["carried"] = carried[number]
             if row["superseded_by"] is None:
                 row["scores"] = dict(running)
                 if event["type"] == "correct":
@@ -1060,4 +1116,5 @@ class Game:
             "last_event": self.last_event,
             "history": list(self.history),
             "set_aside": list(self.set_aside),
+            "carried": list(self.carried),
         }

@@ -154,25 +154,64 @@ def test_a_card_past_31_says_the_count_it_would_make():
     assert message.endswith("To fix: correct event 7 first, or undo back through it.")
 
 
-def test_a_show_that_lists_the_misread_card_must_be_undone_first():
-    """A counted the hand the camera saw; a count must hold the cards laid, so the show
-    cannot be corrected before the play, nor the play before the show: undo."""
+def test_a_show_counted_with_a_misread_card_follows_the_correction_of_the_card_laid():
+    """Ann counted the hand the camera saw (10♣); the card laid was the 10♥: correcting the
+    play carries into the show, which now counts 10♥; undoing the correction brings 10♣ back."""
     game = camera("A 4S", "B 5H", "A 4H", "B 5D", "A 4D", "B 9S", "A TC", "B 2C",
                   {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TC"]})
-    message = refused(game, correct(9, "A", "TH"), "show")
-    assert message == (
-        "correcting event 9 (Ann's 10♣ to 10♥) leaves event 11, Ann's show (4♠ 4♥ 4♦ 10♣), "
-        "unable to stand: A's hand is 4S 4H 4D TH, not 4S 4H 4D TC. To fix: event 11 counts "
-        "the cards as known before this correction, and a count must hold the cards laid, so "
-        "it cannot be corrected first: undo back through event 11, make this correction, then "
-        "count again."
-    )
-    refused(game, {"type": "correct", "event": 11,
-                   "with": {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TH"]}},
-            "show")  # the other order is refused too, as the message says
-    fixed = run(game, {"type": "undo"}, correct(9, "A", "TH"),
-                {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TH"]})
-    assert fixed.phase == "show" and fixed.next == "B" and fixed.scores == {"A": 6, "B": 3}
+
+    fixed = run(game, correct(9, "A", "TH"))
+
+    assert fixed.to_json()["carried"] == [{"event": 11, "from": "TC", "to": "TH"}]
+    assert fixed.rows()[10]["carried"] == [{"from": "TC", "to": "TH"}]
+    assert (fixed.phase, fixed.next) == ("show", "B")
+    assert fixed.log[10]["cards"] == ["4S", "4H", "4D", "TC"]  # the log is append-only
+    explained(fixed)
+    back = run(fixed, {"type": "undo"})
+    assert back.to_json()["carried"] == [] and back.to_json() == {**game.to_json(), "events": 13}
+
+
+def test_a_misread_card_that_changes_the_count_rescores_the_show():
+    """Ann's 4♦ was really a 6♦: her show, counted as 4 4 4 10 (a pair royal), now counts
+    4 4 6 10 with the starter K♥, as the engine scores that hand."""
+    game = camera("A 4S", "B 5H", "A 4H", "B 5D", "A 4D", "B 9S", "A TC", "B 2C",
+                  {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TC"]})
+    from cribbage.cards import parse_cards
+    from cribbage.show import score_hand
+
+    fixed = run(game, correct(7, "A", "6D"))
+
+    expected = score_hand(parse_cards("4S 4H 6D TC"), parse_card("KH")).total
+    shown = sum(a["pegged"] for a in fixed.rows()[10]["points"])
+    assert shown == expected and fixed.rows()[10]["carried"] == [{"from": "4D", "to": "6D"}]
+    explained(fixed)
+
+
+def test_a_show_corrected_to_a_card_not_laid_says_to_correct_the_play():
+    game = camera("A 4S", "B 5H", "A 4H", "B 5D", "A 4D", "B 9S", "A TC", "B 2C",
+                  {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TC"]})
+    message = refused(game, {"type": "correct", "event": 11,
+                             "with": {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TH"]}},
+                      "show")
+    assert message.endswith("To fix: a show counts the cards laid; correct the misread card where "
+                            "it was laid in the play, and the show follows it")
+
+
+def test_a_correction_in_one_deal_does_not_touch_the_next_deals_show():
+    """Ann's 5♦ of the first deal is corrected to 5♣; in the second deal she lays the 5♦ and
+    counts it: only the first deal's show follows the correction."""
+    log = [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "KH"},
+           {"type": "play", "seat": "A", "card": "5D"},
+           {"type": "show", "seat": "A", "cards": ["5D"]},
+           {"type": "starter", "card": "QS"},
+           {"type": "play", "seat": "A", "card": "5D"},
+           {"type": "show", "seat": "A", "cards": ["5D"]},
+           {"type": "correct", "event": 3, "with": {"type": "play", "seat": "A", "card": "5C"}}]
+    from cribbage.game.game import carry_to_shows, resolve
+
+    events, carried = carry_to_shows(log, resolve(log)[0])
+    assert carried == [{"event": 4, "from": "5D", "to": "5C"}]
+    assert dict(events)[7]["cards"] == ["5D"]
 
 
 def test_a_play_after_the_game_is_won_cannot_stand():

@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?=
 PORT   ?=
 
-.PHONY: run test lint venv clean bench
+.PHONY: run test lint venv clean bench screenshots
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version.split()[0]'
@@ -37,6 +37,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# The page's screenshots in docs/screenshots/ (Chromium at a 390 px phone width).
+screenshots: $(STAMP)
+	$(BIN)/python docs/screenshots.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

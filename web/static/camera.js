@@ -90,7 +90,7 @@ function setZoneRect(key, r) { if (key === "centre") cam.zones.centre = r; else 
 function zoneLabel(key) {
   if (key === "centre") return "Centre";
   const name = app.state ? S.name(app.state, key) : key;
-  return name && name !== key ? `${key} · ${name}` : `Seat ${key}`;
+  return name && name !== key ? name : `Player ${key.charCodeAt(0) - 64}`;  // no game: its place at the table
 }
 function placeZone(box, r) {
   box.style.left = `${r[0] * 100}%`; box.style.top = `${r[1] * 100}%`;

@@ -281,6 +281,7 @@ def _not_now(kind: str, phase: str) -> str:
 
 _PHASE = re.compile(r"^(?P<kind>[\w-]+) is not allowed in the (?P<phase>\w+) phase \(only in [\w ]+\)$")
 _OVER = re.compile(r"^the game is over \((?P<who>.*) won\); [\w-]+ is refused$")
+_CUT_MISSING = re.compile(r"^cut needs a card for every seat; missing \[(?P<seats>[^\]]*)\]$")
 
 
 def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
@@ -338,11 +339,19 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     'Hands are counted after the play.'
     >>> refusal_words("B claims 10 for the show but it counts 8: fifteen (5C TD) 2", state)
     'Bob claims 10 for the hand but it counts 8: fifteen (5C TD) 2'
+    >>> refusal_words("cut needs a card for every seat; missing ['B']", state)
+    "Tap a cut card for each player: Bob's is missing"
     """
     text = str(message)
     phase = _PHASE.match(text)
     if phase:
         return _not_now(phase.group("kind"), phase.group("phase"))
+    cut = _CUT_MISSING.match(text)
+    if cut:
+        names = _names_of(state)
+        who = [f"{names.get(s, s)}'s" for s in re.findall(r"[A-D]", cut.group("seats"))]
+        verb = "is" if len(who) == 1 else "are"
+        return f"Tap a cut card for each player: {' and '.join(who)} {verb} missing"
     over = _OVER.match(text)
     if over:
         who = _names_of(state).get(over.group("who"), over.group("who"))

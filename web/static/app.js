@@ -106,8 +106,7 @@ const S = {
     const cut = s.cut_said ? s.cut_said + " " : "";
     if (s.phase === "cut" || !s.dealer) {
       const who = S.players(s).map((p) => p.name).join(", then ");
-      return `${cut}Next: choose the dealer: cut for deal (tap each player's cut card: ${who}; `
-        + "the lower card deals), or tap Dealer and who deals.";
+      return `${cut}Next: choose the dealer: cut for deal (each player's card: ${who}; the lower deals) or tap Dealer.`;
     }
     if (s.phase === "deal") return `${cut}Next: turn the starter (${S.name(s, s.dealer)} deals).`;
     if (s.phase === "play") return s.next ? `Next: ${S.name(s, s.next)} to play (count ${s.count}).` : "";
@@ -343,7 +342,7 @@ function renderMuggins(s) {
     + `(claimed ${sh.claimed} of ${sh.total})`).join(" · ");
 }
 function renderCounted(s) {
-  // the last hand or crib counted, item by item (the API's counted: web/counted.py)
+  // the API's counted (web/counted.py)
   const c = s.counted, box = $("#counted");
   box.hidden = !c;
   if (!c) return;
@@ -355,12 +354,12 @@ function renderCounted(s) {
   $("ul", box).replaceChildren(...(c.items || []).map((i) => el("li", { "data-kind": i.kind }, i.text)));
 }
 function renderAside(s) {
-  // goes a correction set aside (the API's aside: web/words.py), on the Table and the Fix tab
+  // the API's aside (web/words.py)
   for (const box of [$("#aside"), $("#fix-aside")]) {
     const a = s.aside;
     box.hidden = !a;
     if (!a) { box.replaceChildren(); continue; }
-    box.replaceChildren(el("h2", {}, a.goes.length === 1 ? "A go set aside by a correction" : "Goes set aside by a correction"),
+    box.replaceChildren(el("h2", {}, "Set aside by a correction"),
       el("ul", {}, ...a.goes.map((g) => el("li", {}, g))), el("p", {}, a.check));
   }
 }
@@ -399,8 +398,7 @@ function maxPicked() {
   return app.act === "crib" ? 4 : S.kept(app.state);
 }
 function buildPicker(box, onPick) {
-  // one tap a card: a row of 13 per suit where it fits, else two rows a suit (A–7, then 8–K
-  // and the suit's sign), every key a finger wide (app.css)
+  // one tap a card; a suit's sign ends its second row on a phone (app.css)
   const cells = [];
   for (const suit of SUITS) {
     for (const rank of RANKS) {
@@ -423,7 +421,7 @@ function renderPicker() {
     b.classList.toggle("seen", seen.has(b.dataset.card));
     b.classList.toggle("on", app.picked.includes(b.dataset.card));
   }
-  // cutting for deal: one card a player, in seat order, each shown with its player's name
+  // a cut: each player's card, in seat order
   const picked = app.act === "cut" && s
     ? S.players(s).map((p, i) => el("span", { class: `card cut ${app.picked[i] ? "" : "empty"}`, "data-card": app.picked[i] || "" },
       `${p.name} ${app.picked[i] ? cardLabel(app.picked[i]) : "?"}`))
@@ -469,12 +467,7 @@ $("#send").addEventListener("click", async () => {
   if (!["starter", "crib", "cut", "misdeal", "new-deal"].includes(app.act)) ev.seat = app.seat;
   if (app.act === "new-deal") ev.dealer = app.seat;
   if (app.act === "misdeal") ev.penalty = Number($("#penalty").value || 0);
-  if (app.act === "cut") {
-    const players = S.players(app.state);
-    const missing = players.filter((p, i) => !app.picked[i]).map((p) => `${p.name}'s`);
-    if (missing.length) return toast(`Tap a cut card for each player: ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} missing`, true);
-    ev.cards = Object.fromEntries(players.map((p, i) => [p.seat, app.picked[i]]));
-  }
+  if (app.act === "cut") ev.cards = Object.fromEntries(app.picked.map((c, i) => [S.players(app.state)[i].seat, c]));
   if (app.act === "go" && !ev.seat) return toast("Tap who says go", true);
   if (app.act === "play" || app.act === "starter") {
     if (app.picked.length !== 1) return toast("Tap one card", true);

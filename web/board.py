@@ -4,6 +4,11 @@ Every hole is a circle with ``id="h{track}-{hole}"``; the page's script moves ea
 pegs (``id="peg-{seat}-front"`` and ``-back``) onto the hole a score maps to. Streets of five are
 shaded, skunk lines drawn across the tracks, start and game holes marked.
 
+The drawing is for a phone across the table, not to scale: it is cropped to the holes (the
+board's margins left out) and each hole is drawn wider than the drilled one (a third of the
+pitch, at least the drilled diameter), so on a 390 px phone a hole is about 7 px across and a
+peg, larger than its hole and ringed in white, stands out on the wood.
+
 >>> from firmware.layout import BoardLayout
 >>> svg = board_svg(BoardLayout.standard(tracks=2).to_dict())
 >>> svg.count('class="hole'), 'id="h1-121"' in svg, 'id="peg-B-back"' in svg
@@ -23,18 +28,21 @@ def _n(value: float) -> str:
 
 def board_svg(layout: dict[str, Any]) -> str:
     """The board ``layout`` (``BoardLayout.to_dict()``) as an inline SVG element."""
-    outline = layout["outline"]
-    width, height = float(outline["width"]), float(outline["height"])
-    r = float(layout.get("hole_diameter", 3.3)) / 2
     pitch = float(layout.get("pitch", 6.94))
+    r = max(float(layout.get("hole_diameter", 3.3)) / 2, pitch / 3)
     seats = list(layout.get("seats") or [])
+    xs = [float(h["x"]) for h in layout["holes"]]
+    ys = [float(h["y"]) for h in layout["holes"]]
+    margin = pitch * 0.75
+    x0, y0 = min(xs) - margin, min(ys) - margin
+    width, height = max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + 2 * margin
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
-        f'class="board" role="img" aria-label="peg board" data-laps="{layout["laps"]}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x0)} {_n(y0)} {_n(width)} '
+        f'{_n(height)}" class="board" role="img" aria-label="peg board" data-laps="{layout["laps"]}" '
         f'data-per-lap="{layout["holes_per_lap"]}" data-game-hole="{layout["game_hole"]}" '
         f'data-target="{layout["target"]}">',
-        f'<rect class="wood" width="{_n(width)}" height="{_n(height)}" '
-        f'rx="{_n(float(outline.get("corner_radius", 6)))}"/>',
+        f'<rect class="wood" x="{_n(x0)}" y="{_n(y0)}" width="{_n(width)}" height="{_n(height)}" '
+        f'rx="{_n(pitch * 0.6)}"/>',
     ]
     pad = pitch * 0.45
     for street in layout.get("streets", []):
@@ -61,7 +69,7 @@ def board_svg(layout: dict[str, Any]) -> str:
         for which in ("back", "front"):
             parts.append(
                 f'<circle class="peg {which}" id="peg-{seat}-{which}" data-seat="{seat}" '
-                f'cx="-10" cy="-10" r="{_n(pitch * 0.42)}"/>'
+                f'cx="-10" cy="-10" r="{_n(pitch * 0.47)}"/>'
             )
     parts.append("</svg>")
     return "".join(parts)

@@ -21,7 +21,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cribbage.cards import parse_card
+from cribbage.errors import CribbageError
 from cribbage.spoken import number_words
+from web.counted import last_count
 
 PLAY_WORDS = {
     "fifteen": "fifteen",
@@ -52,7 +55,7 @@ def _item_words(item: dict[str, Any], state: dict[str, Any] | None = None) -> st
     else:
         what = PLAY_WORDS.get(kind, kind.replace("-", " "))
     text = f"{what} for {number_words(points)}"
-    if item.get("reason"):
+    if item.get("reason") and item.get("reason") != kind:
         text += f" ({reason_words(str(item['reason']), state)})"
     return text
 
@@ -118,13 +121,95 @@ def scoring_words(state: dict[str, Any]) -> str:
     return text
 
 
-def enrich(state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` with ``said``: the latest scoring in words (a copy; the state is not touched)."""
+def _symbol(name: Any) -> str:
     try:
-        said = scoring_words(state)
-    except (TypeError, ValueError, KeyError):
-        said = ""
-    return {**state, "said": said}
+        return parse_card(str(name)).symbol
+    except CribbageError:
+        return str(name)
+
+
+def cut_words(state: dict[str, Any]) -> str:
+    """The latest cut for deal in words, while it matters: in the cut, and in the first deal
+    until the starter is turned; ``""`` otherwise.
+
+    >>> state = {"phase": "cut", "deal": 0,
+    ...          "players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
+    ...          "cuts": [{"cards": {"A": "4H", "B": "4S"}, "tie": True}]}
+    >>> cut_words(state)
+    'Ann cut 4♥, Bob cut 4♠: equal lowest cuts, so Ann and Bob cut again.'
+    >>> state.update(phase="deal", deal=1, cuts=[{"cards": {"A": "9C", "B": "3D"}, "tie": False}])
+    >>> cut_words(state)
+    'Ann cut 9♣, Bob cut 3♦: Bob cut lower and deals first.'
+    """
+    cuts = [c for c in state.get("cuts") or [] if isinstance(c, dict)]
+    phase, deal = state.get("phase"), state.get("deal")
+    if not cuts or not (phase == "cut" or (phase == "deal" and deal == 1 and not state.get("starter"))):
+        return ""
+    cards = {str(k): str(v) for k, v in (cuts[-1].get("cards") or {}).items()}
+    names = _names_of(state)
+    said = ", ".join(f"{names.get(seat, seat)} cut {_symbol(card)}" for seat, card in sorted(cards.items()))
+    ranks: dict[str, int] = {}
+    for seat, card in cards.items():
+        try:
+            ranks[seat] = parse_card(card).rank
+        except CribbageError:
+            return said + "."
+    low = min(ranks.values())
+    lowest = sorted(seat for seat, rank in ranks.items() if rank == low)
+    if len(lowest) > 1:
+        who = " and ".join(names.get(seat, seat) for seat in lowest)
+        return f"{said}: equal lowest cuts, so {who} cut again."
+    return f"{said}: {names.get(lowest[0], lowest[0])} cut lower and deals first."
+
+
+def aside_words(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The goes a correction set aside (``state["set_aside"]``), each named with why, and what
+    the players must check at the table; None when none was set aside.
+
+    >>> state = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
+    ...          "phase": "play", "count": 9, "next": "B", "set_aside": [{"event": 7,
+    ...          "type": "go", "seat": "A", "rule": "go",
+    ...          "reason": "A cannot say go: any card fits at a count of 0"}]}
+    >>> aside = aside_words(state)
+    >>> aside["goes"]
+    ["Ann's go (event 7): Ann cannot say go: any card fits at a count of 0."]
+    >>> aside["check"]  # doctest: +ELLIPSIS
+    'The goes now come from the cards. Check at the table: the count is 9 and Bob is to play. ...'
+    """
+    entries = [e for e in state.get("set_aside") or [] if isinstance(e, dict)]
+    if not entries:
+        return None
+    names = _names_of(state)
+    goes = []
+    for entry in entries:
+        who = names.get(str(entry.get("seat")), str(entry.get("seat")))
+        why = refusal_words(str(entry.get("reason") or ""), state).rstrip(".")
+        goes.append(f"{who}'s go (event {entry.get('event')}): {why}.")
+    check = "The goes now come from the cards. Check at the table: "
+    nxt = state.get("next")
+    if state.get("phase") == "play" and nxt:
+        check += f"the count is {state.get('count')} and {names.get(str(nxt), nxt)} is to play. "
+    else:
+        check += "the points pegged in that play. "
+    check += ("If a go set aside was really said, a card laid before it was read wrong: "
+              "correct that card on the Fix tab.")
+    return {"goes": goes, "check": check}
+
+
+def enrich(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with the page's words (a copy; the state is not touched): ``said`` (the latest
+    scoring), ``counted`` (the last count, itemised: :func:`web.counted.last_count`),
+    ``cut_said`` (:func:`cut_words`) and ``aside`` (:func:`aside_words`)."""
+    out: dict[str, Any] = {**state}
+    for key, words, empty in (
+        ("said", scoring_words, ""), ("counted", last_count, None),
+        ("cut_said", cut_words, ""), ("aside", aside_words, None),
+    ):
+        try:
+            out[key] = words(state)
+        except (TypeError, ValueError, KeyError, AttributeError):
+            out[key] = empty
+    return out
 
 
 # --- refusals in players' words -----------------------------------------------------------
@@ -168,6 +253,7 @@ EVENT_WORDS = {
 
 _DEALER_KINDS = ("dealer", "cut")
 _COUNT_KINDS = ("show", "crib")
+_DEAL_KINDS = ("misdeal", "new-deal")
 _PLAY_KINDS = ("play", "go")
 
 
@@ -177,6 +263,8 @@ def _not_now(kind: str, phase: str) -> str:
         return "Choose the dealer first."
     if phase == "over":
         return "The game is over."
+    if kind in _DEAL_KINDS and phase in ("play", "show"):
+        return "The cards are in play: a misdeal or a new deal is called before the starter is turned."
     if kind in _DEALER_KINDS:
         return {"deal": "The dealer is already chosen: turn the starter.",
                 "play": "The dealer is already chosen: finish the play.",
@@ -193,6 +281,7 @@ def _not_now(kind: str, phase: str) -> str:
 
 _PHASE = re.compile(r"^(?P<kind>[\w-]+) is not allowed in the (?P<phase>\w+) phase \(only in [\w ]+\)$")
 _OVER = re.compile(r"^the game is over \((?P<who>.*) won\); [\w-]+ is refused$")
+_CUT_MISSING = re.compile(r"^cut needs a card for every seat; missing \[(?P<seats>[^\]]*)\]$")
 
 
 def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
@@ -250,11 +339,19 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     'Hands are counted after the play.'
     >>> refusal_words("B claims 10 for the show but it counts 8: fifteen (5C TD) 2", state)
     'Bob claims 10 for the hand but it counts 8: fifteen (5C TD) 2'
+    >>> refusal_words("cut needs a card for every seat; missing ['B']", state)
+    "Tap a cut card for each player: Bob's is missing"
     """
     text = str(message)
     phase = _PHASE.match(text)
     if phase:
         return _not_now(phase.group("kind"), phase.group("phase"))
+    cut = _CUT_MISSING.match(text)
+    if cut:
+        names = _names_of(state)
+        who = [f"{names.get(s, s)}'s" for s in re.findall(r"[A-D]", cut.group("seats"))]
+        verb = "is" if len(who) == 1 else "are"
+        return f"Tap a cut card for each player: {' and '.join(who)} {verb} missing"
     over = _OVER.match(text)
     if over:
         who = _names_of(state).get(over.group("who"), over.group("who"))

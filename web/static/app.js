@@ -103,8 +103,12 @@ const S = {
   nextText: (s) => {
     if (!s) return "";
     if (s.phase === "over") return `Game over: ${S.winnerText(s)}.`;
-    if (s.phase === "cut" || !s.dealer) return "Next: choose the dealer (Dealer, tap who deals).";
-    if (s.phase === "deal") return `Next: turn the starter (${S.name(s, s.dealer)} deals).`;
+    const cut = s.cut_said ? s.cut_said + " " : "";
+    if (s.phase === "cut" || !s.dealer) {
+      const who = S.players(s).map((p) => p.name).join(", then ");
+      return `${cut}Next: choose the dealer: cut for deal (each player's card: ${who}; the lower deals) or tap Dealer.`;
+    }
+    if (s.phase === "deal") return `${cut}Next: turn the starter (${S.name(s, s.dealer)} deals).`;
     if (s.phase === "play") return s.next ? `Next: ${S.name(s, s.next)} to play (count ${s.count}).` : "";
     if (s.phase === "show") {
       if (s.next === "crib") return `Next: ${S.name(s, s.dealer)}'s crib: pick the cards of the crib, with the starter turned, and Send.`;
@@ -121,7 +125,7 @@ const S = {
   },
   actFor: (s) => {
     if (!s) return "play";
-    if (s.phase === "cut" || !s.dealer) return "dealer";
+    if (s.phase === "cut" || !s.dealer) return "cut";
     if (s.phase === "deal") return "starter";
     if (s.phase === "show") return s.next === "crib" ? "crib" : "show";
     return "play";
@@ -297,6 +301,10 @@ function render(s) {
     return card;
   }));
   $("#spoken").textContent = s.said || "";
+  $("#cut-said").hidden = !s.cut_said;
+  $("#cut-said").textContent = s.cut_said || "";
+  renderAside(s);
+  renderCounted(s);
   $("#phase").textContent = PHASE_WORDS[s.phase] || "–";
   $("#dealer").textContent = s.dealer ? S.name(s, s.dealer) : "–";
   $("#starter").replaceChildren(s.starter ? cardEl(s.starter) : "–");
@@ -333,6 +341,28 @@ function renderMuggins(s) {
   note.textContent = missed.map((sh) => `${S.name(s, sh.seat)}'s ${sh.crib ? "crib" : "hand"}: ${sh.missed} missed `
     + `(claimed ${sh.claimed} of ${sh.total})`).join(" · ");
 }
+function renderCounted(s) {
+  // the API's counted (web/counted.py)
+  const c = s.counted, box = $("#counted");
+  box.hidden = !c;
+  if (!c) return;
+  $("h2", box).textContent = c.title;
+  const claimed = c.claimed !== null && c.claimed !== undefined && !c.open
+    ? ` · claimed ${c.claimed}${c.missed ? ` (${c.missed} missed)` : ""}` : "";
+  $(".with", box).textContent = `${c.deal ? `Deal ${c.deal}, ` : ""}with the starter ${cardLabel(c.starter)}: `
+    + (c.cards || []).map(cardLabel).join(" ") + claimed;
+  $("ul", box).replaceChildren(...(c.items || []).map((i) => el("li", { "data-kind": i.kind }, i.text)));
+}
+function renderAside(s) {
+  // the API's aside (web/words.py)
+  for (const box of [$("#aside"), $("#fix-aside")]) {
+    const a = s.aside;
+    box.hidden = !a;
+    if (!a) { box.replaceChildren(); continue; }
+    box.replaceChildren(el("h2", {}, "Set aside by a correction"),
+      el("ul", {}, ...a.goes.map((g) => el("li", {}, g))), el("p", {}, a.check));
+  }
+}
 async function callMuggins(seat, eventId) {
   const ev = { type: "muggins", seat };
   if (eventId) ev.event = eventId;
@@ -352,6 +382,8 @@ function renderSeats(s) {
   }, p.name)));
   $("#next").textContent = S.nextText(s);
   $("#claim-row").hidden = !(S.claims(s) && ["show", "crib"].includes(app.act));
+  $("#penalty-row").hidden = app.act !== "misdeal";
+  $("#penalty-to").textContent = s.pone ? `points to ${S.name(s, s.pone)} (the pone)` : "points to the pone";
   const sel = $("#adjust-seat"), editSel = $("#edit-seat");
   for (const box2 of [sel, editSel]) {
     const current = box2.value;
@@ -361,14 +393,19 @@ function renderSeats(s) {
 }
 function maxPicked() {
   if (app.act === "play" || app.act === "starter") return 1;
-  if (app.act === "go" || app.act === "dealer") return 0;
+  if (["go", "dealer", "misdeal", "new-deal"].includes(app.act)) return 0;
+  if (app.act === "cut") return S.players(app.state).length;
   return app.act === "crib" ? 4 : S.kept(app.state);
 }
 function buildPicker(box, onPick) {
+  // one tap a card; a suit's sign ends its second row on a phone (app.css)
   const cells = [];
-  for (const suit of SUITS) for (const rank of RANKS) {
-    const name = rank + suit;
-    cells.push(el("button", { type: "button", class: `pick ${"HD".includes(suit) ? "red" : ""}`, "data-card": name, onclick: () => onPick(name) }, cardLabel(name)));
+  for (const suit of SUITS) {
+    for (const rank of RANKS) {
+      const name = rank + suit;
+      cells.push(el("button", { type: "button", class: `pick ${"HD".includes(suit) ? "red" : ""}`, "data-card": name, onclick: () => onPick(name) }, cardLabel(name)));
+    }
+    cells.push(el("span", { class: `suit-tag ${"HD".includes(suit) ? "red" : ""}`, "aria-hidden": "true" }, SUIT_SYM[suit]));
   }
   box.replaceChildren(...cells);
 }
@@ -384,8 +421,13 @@ function renderPicker() {
     b.classList.toggle("seen", seen.has(b.dataset.card));
     b.classList.toggle("on", app.picked.includes(b.dataset.card));
   }
-  $("#picked").replaceChildren(...app.picked.map((c) => cardEl(c)),
-    app.refused && app.picked.length ? el("span", { class: "hint still" }, "Still picked: fix them or Send again") : null);
+  // a cut: each player's card, in seat order
+  const picked = app.act === "cut" && s
+    ? S.players(s).map((p, i) => el("span", { class: `card cut ${app.picked[i] ? "" : "empty"}`, "data-card": app.picked[i] || "" },
+      `${p.name} ${app.picked[i] ? cardLabel(app.picked[i]) : "?"}`))
+    : app.picked.map((c) => cardEl(c));
+  $("#picked").replaceChildren(...picked,
+    ...(app.refused && app.picked.length ? [el("span", { class: "hint still" }, "Still picked: fix them or Send again")] : []));
   for (const b of $$("#actions button")) b.classList.toggle("on", b.dataset.act === app.act);
 }
 function pick(name) {
@@ -422,7 +464,10 @@ $("#fix-undo").addEventListener("click", undoLast);
 $("#send").addEventListener("click", async () => {
   if (!app.gameId) return toast("Start a game first", true);
   const ev = { type: app.act };
-  if (app.act !== "starter" && app.act !== "crib") ev.seat = app.seat;
+  if (!["starter", "crib", "cut", "misdeal", "new-deal"].includes(app.act)) ev.seat = app.seat;
+  if (app.act === "new-deal") ev.dealer = app.seat;
+  if (app.act === "misdeal") ev.penalty = Number($("#penalty").value || 0);
+  if (app.act === "cut") ev.cards = Object.fromEntries(app.picked.map((c, i) => [S.players(app.state)[i].seat, c]));
   if (app.act === "go" && !ev.seat) return toast("Tap who says go", true);
   if (app.act === "play" || app.act === "starter") {
     if (app.picked.length !== 1) return toast("Tap one card", true);
@@ -466,11 +511,11 @@ async function loadEvents() {
   app.events = d.events;
   $("#events").replaceChildren(...d.events.slice().reverse().map((e) => {
     const pts = (e.points || []).filter((a) => a.pegged).map((a) => `${S.name(app.state, a.seat)} +${a.pegged} ${a.kind}`).join(", ");
-    const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : "";
+    const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : e.set_aside ? " · set aside by a correction" : "";
     const base = e.event && e.event.type === "correct" ? e.event.with : e.event;
     const canEdit = !e.superseded_by && base && (base.seat || base.card || base.cards) && e.event.type !== "undo";
     const seen = (base && base.seen) || e.seen || null;  // what the camera saw: {frame, confidence, crop}
-    return el("li", { class: e.superseded_by ? "gone" : "", "data-event": e.id },
+    return el("li", { class: e.superseded_by || e.set_aside ? "gone" : "", "data-event": e.id },
       seen && seen.crop ? seenThumb(seen) : null,
       el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", { class: "pts" }, pts) : null,
       el("div", { class: "meta" }, `${e.source || (seen ? "camera" : "?")} · ${e.at ? new Date(e.at).toLocaleTimeString() : ""}${gone}`

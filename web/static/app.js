@@ -1,5 +1,5 @@
 /* Cribbage Companion page: the live table, play by hand, fixes, history, new game (the Photo tab
-   is photo.js, the Camera tab camera.js).
+   is photo.js, loaded when the tab opens; the Camera tab camera.js).
    Plain JavaScript, no libraries, nothing loaded from outside. Everything goes through /api. */
 "use strict";
 
@@ -135,6 +135,11 @@ function showTab() {
   for (const a of $$("#tabs a")) a.classList.toggle("on", a.dataset.tab === tab);
   if (tab === "history") loadHistory();
   if (tab === "fix") loadEvents();
+  if (tab === "photo") loadScript($("#photo").dataset.script);
+}
+function loadScript(src) {
+  // a tab's own script (the Photo tab's photo.js), fetched when the tab first opens, not with the table
+  if (src && !$(`script[src="${src}"]`)) document.body.append(el("script", { src }));
 }
 window.addEventListener("hashchange", showTab);
 

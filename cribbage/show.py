@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any
 
-from cribbage.cards import Card, require_distinct
+from cribbage.cards import PACK, Card, require_distinct
 from cribbage.errors import CardError
 from cribbage.items import Item
 from cribbage.spoken import join_phrases, number_words, run_length_words
 
-__all__ = ["ShowScore", "score_hand", "show_total"]
+__all__ = ["ShowScore", "each_starter", "score_hand", "show_total"]
 
 _SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(s for k in range(2, n + 1) for s in combinations(range(n), k)) for n in (4, 5)
@@ -130,6 +130,30 @@ def _runs(cards: Sequence[Card]) -> list[Item]:
         return []
     length = len(best)
     return [Item("run", combo, length) for combo in product(*(by_rank[r] for r in best))]
+
+
+def each_starter(cards: Sequence[Card], *, crib: bool = False) -> list[ShowScore]:
+    """The count with each possible starter when none is chosen, best first (ties in the order
+    the starters come): with 5 cards, each of them as the starter of the other four (a hand
+    photographed with its starter, none lying apart); with 4 (or 3), each card of the pack not
+    among them.
+
+    >>> from cribbage.cards import parse_cards
+    >>> [(s.starter.name, s.total) for s in each_starter(parse_cards("5C 5D 5H JS"))][:5]
+    [('5S', 29), ('JH', 22), ('JD', 22), ('JC', 22), ('TS', 21)]
+    >>> len(each_starter(parse_cards("5C 5D 5H JS")))
+    48
+    >>> [(s.starter.name, s.total) for s in each_starter(parse_cards("3C 4C 5C 6C KH"))][:2]
+    [('KH', 12), ('3C', 8)]
+    """
+    require_distinct(cards)
+    if len(cards) == 5:
+        options = [score_hand([c for c in cards if c != s], s, crib=crib) for s in cards]
+    elif len(cards) in (3, 4):
+        options = [score_hand(cards, s, crib=crib) for s in PACK if s not in cards]
+    else:
+        raise CardError(f"{len(cards)} cards: give a hand of 4 (or 3), or a hand and its starter (5)")
+    return sorted(options, key=lambda o: -o.total)
 
 
 def show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:

@@ -33,7 +33,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("web")
 
 MAX_EVENT_BYTES = 16_384
-PIN_FREE = {"api.unlock", "api.lock", "api.set_pin", "api.count", "api.preview_event"}
+PIN_FREE = {
+    "api.unlock", "api.lock", "api.set_pin", "api.count", "api.count_each_starter", "api.preview_event",
+}
 """Endpoints that need the CSRF token but not the PIN."""
 
 
@@ -365,6 +367,32 @@ def count() -> Response:
         raise ApiError(400, '"crib" is true or false')
     result = score_hand(cards, turned, crib=crib)
     return jsonify(result.to_json())
+
+
+@bp.post("/count/starters")
+def count_each_starter() -> Response:
+    """The count with each possible starter, when none is chosen:
+    ``{"cards": ["5C", "5D", "5H", "JS"], "crib": false}``. Five cards: each of them as the
+    starter of the other four; four (or three): each card of the pack not among them. The
+    starters come grouped by their count, best first."""
+    from cribbage.show import each_starter
+
+    data = body_object()
+    cards = data.get("cards")
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise ApiError(400, 'send "cards" as a list, like ["5C", "5D", "5H", "JS"]')
+    crib = data.get("crib", False)
+    if not isinstance(crib, bool):
+        raise ApiError(400, '"crib" is true or false')
+    options = each_starter(parse_cards(cards), crib=crib)
+    groups: dict[int, list[str]] = {}
+    for o in options:
+        groups.setdefault(o.total, []).append(o.starter.name)
+    return jsonify(
+        starters_from="cards" if len(cards) == 5 else "pack",
+        options=[{"starter": o.starter.name, "total": o.total} for o in options],
+        groups=[{"total": total, "starters": names} for total, names in groups.items()],
+    )
 
 
 @bp.post("/photos")

@@ -6,7 +6,7 @@ import pytest
 
 from cribbage.cards import Card, parse_card, parse_cards
 from cribbage.errors import CardError
-from cribbage.show import score_hand, show_total
+from cribbage.show import each_starter, score_hand, show_total
 
 # RULES.md, "Worked examples": hand + starter, N = jack of the starter's suit, * = a five-card
 # flush; other suits are mixed so that no flush or nobs arises.
@@ -164,3 +164,36 @@ def test_to_json_shape() -> None:
     assert set(data) == {"total", "items", "spoken"}
     assert data["total"] == 29 == sum(i["points"] for i in data["items"])
     assert {i["kind"] for i in data["items"]} == {"fifteen", "pair", "nobs"}
+
+
+def test_each_starter_of_the_rest_of_the_pack() -> None:
+    hand = parse_cards("5C 5D 5H JS")
+    options = each_starter(hand)
+    assert sorted(o.starter.name for o in options) == sorted(
+        c.name for c in map(Card.from_index, range(52)) if c not in hand)
+    assert all(o.hand == tuple(hand) for o in options)
+    assert [o.total for o in options] == sorted((o.total for o in options), reverse=True)
+    assert {o.starter.name: o.total for o in options}["5S"] == 29
+    assert {o.starter.name for o in options if o.total == 22} == {"JH", "JD", "JC"}
+    flush = parse_cards("2H 4H 6H 8H")
+    hand = {o.starter.name: o.total for o in each_starter(flush)}
+    crib = {o.starter.name: o.total for o in each_starter(flush, crib=True)}
+    assert (hand["KS"], hand["KH"]) == (4, 5)
+    assert (crib["KS"], crib["KH"]) == (0, 5)  # a crib's flush needs the starter's suit
+
+
+def test_each_of_five_cards_as_the_starter() -> None:
+    options = each_starter(parse_cards("3C 4C 5C 6C KH"))
+    assert [(o.starter.name, o.total) for o in options][:2] == [("KH", 12), ("3C", 8)]
+    assert sorted(o.starter.name for o in options) == ["3C", "4C", "5C", "6C", "KH"]
+    for o in options:
+        assert o.starter not in o.hand and len(o.hand) == 4
+
+
+@pytest.mark.parametrize(("cards", "crib", "message"), [
+    ("5C 5D", False, "2 cards"), ("5C 5D 5H JS 2D 9C", False, "6 cards"),
+    ("5C 5C 5H JS", False, "given twice"), ("5C 5D 5H", True, "a crib holds 4 cards"),
+])
+def test_each_starter_refuses_what_is_not_a_hand(cards: str, crib: bool, message: str) -> None:
+    with pytest.raises(CardError, match=message):
+        each_starter(parse_cards(cards, unique=False), crib=crib)

@@ -122,7 +122,7 @@ def test_the_page_and_its_files(api: Api) -> None:
 
 
 def test_nothing_is_loaded_from_outside(api: Api) -> None:
-    for name in ("app.js", "app.css"):
+    for name in ("app.js", "photo.js", "app.css"):
         text = api.get(f"/static/{name}").get_data(as_text=True)
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), name
         assert "@import" not in text and "cdn" not in text.lower()

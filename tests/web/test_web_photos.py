@@ -182,6 +182,53 @@ def test_count_refuses_bad_hands(api: Api, body: dict[str, object]) -> None:
     assert response.get_json()["error"]
 
 
+def test_count_with_each_starter_of_the_pack(api: Api) -> None:
+    body = api.post("/api/count/starters", {"cards": ["5C", "5D", "5H", "JS"]}).get_json()
+    assert body["starters_from"] == "pack"
+    assert len(body["options"]) == 48 == sum(len(g["starters"]) for g in body["groups"])
+    assert body["options"][0] == {"starter": "5S", "total": 29}
+    assert body["groups"][:2] == [{"total": 29, "starters": ["5S"]},
+                                  {"total": 22, "starters": ["JH", "JD", "JC"]}]
+    totals = [g["total"] for g in body["groups"]]
+    assert totals == sorted(set(totals), reverse=True)
+    crib = api.post("/api/count/starters", {"cards": ["2H", "4H", "6H", "8H"], "crib": True}).get_json()
+    assert {o["starter"]: o["total"] for o in crib["options"]}["KS"] == 0  # no flush in a crib
+
+
+def test_count_with_each_of_five_cards_as_the_starter(api: Api) -> None:
+    body = api.post("/api/count/starters", {"cards": ["3C", "4C", "5C", "6C", "KH"]}).get_json()
+    assert body["starters_from"] == "cards"
+    assert body["groups"] == [{"total": 12, "starters": ["KH"]},
+                              {"total": 8, "starters": ["3C", "4C", "5C", "6C"]}]
+
+
+def test_count_with_each_starter_needs_no_pin(app: Flask, api: Api) -> None:
+    api.post("/api/pin", {"pin": "4321"})
+    phone = Api(app.test_client())
+    response = phone.post("/api/count/starters", {"cards": ["5C", "5D", "5H", "JS"]})
+    assert response.status_code == 200 and response.get_json()["options"][0]["total"] == 29
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"cards": "5C 5D 5H JS"},
+        {"cards": ["5C", "5D"]},
+        {"cards": ["5C", "5D", "5H", "JS", "2C", "9D"]},
+        {"cards": ["5C", "5C", "5H", "JS"]},
+        {"cards": ["5C", "5D", "5H", "XX"]},
+        {"cards": [1, 2, 3, 4]},
+        {"cards": ["5C", "5D", "5H", "JS"], "crib": "yes"},
+        {"cards": ["5C", "5D", "5H"], "crib": True},
+    ],
+)
+def test_count_with_each_starter_refuses_what_is_not_a_hand(api: Api, body: dict[str, object]) -> None:
+    response = api.post("/api/count/starters", body)
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+
+
 def test_a_phone_photo_turned_by_exif_is_sized_upright(api: Api) -> None:
     buf = io.BytesIO()
     exif = Image.Exif()

@@ -23,3 +23,8 @@ class RuleError(CribbageError):
     def __init__(self, message: str, rule: str = "rules") -> None:
         super().__init__(message)
         self.rule = rule
+
+
+class InputError(CribbageError):
+    """Input no game can take, whatever its state: too large, nested too deeply, a number too
+    long, text that is not valid Unicode. The message names the field where it can."""

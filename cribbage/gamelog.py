@@ -35,6 +35,7 @@ from typing import Any
 
 from cribbage.errors import CribbageError, RuleError
 from cribbage.game import Game, Settings
+from cribbage.game.limits import check_text
 
 __all__ = ["SCHEMA_VERSION", "GameStore"]
 
@@ -233,6 +234,7 @@ class GameStore:
         """Apply several events in one transaction: all are stored, or none (the first refused
         raises, its position in the message)."""
         events = list(events)
+        source = check_text(source, "source")[:40]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -245,7 +247,7 @@ class GameStore:
                         if len(events) > 1:
                             exc.args = (f"event {k + 1} of {len(events)}: {exc}",)
                         raise
-                    rows.append((game_id, len(game.log), _now(), source[:40],
+                    rows.append((game_id, len(game.log), _now(), source,
                                  _dumps(game.log[-1])))
                 self._db.executemany(
                     "INSERT INTO events (game_id, seq, at, source, event) VALUES (?, ?, ?, ?, ?)",

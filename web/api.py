@@ -17,7 +17,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, send_file, session
 
 from cribbage.cards import parse_card, parse_cards
-from cribbage.errors import CribbageError, RuleError
+from cribbage.errors import CribbageError, InputError, RuleError
+from cribbage.game.limits import MAX_EVENT_BYTES, load_json
 from web import WebContext
 from web.board import board_svg
 from web.chart import score_chart
@@ -32,7 +33,6 @@ from web.words import enrich, refusal_words
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("web")
 
-MAX_EVENT_BYTES = 16_384
 PIN_FREE = {
     "api.unlock", "api.lock", "api.set_pin", "api.count", "api.count_each_starter", "api.preview_event",
 }
@@ -87,10 +87,21 @@ def check_pin_or_refuse(pin: object) -> None:
 
 
 def body_object() -> dict[str, Any]:
-    """The request's JSON body, which must be an object."""
+    """The request's JSON body, which must be an object within the engine's limits
+    (:mod:`cribbage.game.limits`: 16 KB, nested 32 deep, numbers of 18 digits, valid Unicode)."""
     if request.content_length is not None and request.content_length > MAX_EVENT_BYTES:
         raise ApiError(413, "the request is too large")
-    data = request.get_json(silent=True)
+    if not request.is_json:
+        raise ApiError(400, "send a JSON object (Content-Type: application/json)")
+    raw = request.get_data(cache=True)
+    if len(raw) > MAX_EVENT_BYTES:
+        raise ApiError(413, "the request is too large")
+    try:
+        data = load_json(raw, what="the request")
+    except InputError as exc:
+        raise ApiError(400, str(exc)) from None
+    except ValueError:
+        data = None  # not JSON at all
     if not isinstance(data, dict):
         raise ApiError(400, "send a JSON object (Content-Type: application/json)")
     return data

@@ -18,6 +18,7 @@ event prints one line naming the rule and exits 2; the database is left as it wa
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from typing import Any
@@ -61,8 +62,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="an over-claim is refused (default) or, with muggins off, pegged")
     new.set_defaults(handler=run_new)
 
-    event = g.add_parser("event", help="apply table events",
-                         description="Apply one event (JSON) or, with --stdin, one per line.")
+    event = g.add_parser(
+        "event", help="apply table events",
+        description="Apply one event (JSON) or, with --stdin, one per line. An event is UTF-8 "
+        "JSON of at most 16384 bytes, nested at most 32 deep, its text valid Unicode; its numbers "
+        "are bounded: adjust points 1 to 121, a misdeal's penalty 0 to 10, a claim 0 to 29, an "
+        "event number 1 to 1000000 (docs/game.md). Anything else is refused on one line, exit 2.",
+    )
     common(event)
     event.add_argument("json", nargs="?", help='the event, e.g. \'{"type": "go", "seat": "A"}\'')
     event.add_argument("--stdin", action="store_true",
@@ -87,13 +93,46 @@ def register(sub: argparse._SubParsersAction) -> None:
     games.set_defaults(handler=run_list)
 
 
-def _store(args: argparse.Namespace, *, create: bool = False) -> Any:
+def _check_log(db: str, *, create: bool = False) -> None:
+    """Refuse ``db`` unless it is a game log (or, with ``create``, a file not there yet), before
+    anything is written: an empty file or another database is left byte for byte as it was."""
+    import os
+    import sqlite3
     from pathlib import Path
+    from urllib.parse import quote
 
+    path = Path(db)
+    if not path.exists():
+        if create:
+            return
+        raise UsageError(f"no game log at {db}: start one with crib game new --db {db}")
+    if not path.is_file():
+        raise UsageError(f"{db} is not a file")
+    if path.stat().st_size == 0:
+        raise UsageError(f"{db} is an empty file, not a game log: name a new file or a game log")
+    try:
+        with path.open("rb") as f:
+            header = f.read(16)
+    except OSError as exc:
+        raise UsageError(f"cannot read {db} ({exc.strerror})") from None
+    if header != b"SQLite format 3\x00":
+        raise UsageError(f"{db} is not a game log (not a SQLite database)")
+    try:
+        conn = sqlite3.connect(f"file:{quote(os.fsencode(path.resolve()))}?mode=ro", uri=True)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise UsageError(f"{db} is not a game log ({exc})") from None
+    if version == 0:
+        raise UsageError(f"{db} is a SQLite database but not a game log")
+
+
+def _store(args: argparse.Namespace, *, create: bool = False) -> Any:
     from cribbage.gamelog import GameStore
 
-    if not create and not Path(args.db).is_file():
-        raise UsageError(f"no game log at {args.db}: start one with crib game new --db {args.db}")
+    _check_log(args.db, create=create)
     return GameStore(args.db)
 
 
@@ -139,14 +178,46 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_event(text: str, where: str) -> dict[str, Any]:
+def _parse_event(text: str | bytes, where: str) -> dict[str, Any]:
+    """One event from JSON ``text``, within the engine's limits (:mod:`cribbage.game.limits`)."""
+    from cribbage.errors import InputError
+    from cribbage.game.limits import load_json
+
     try:
-        event = json.loads(text)
+        event = load_json(text, what=where)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{where} is not JSON: {exc.msg} at column {exc.colno}") from None
     if not isinstance(event, dict):
         raise UsageError(f"{where} is not a JSON object")
     return event
+
+
+MAX_STDIN_EVENTS = 10_000
+"""The most events one ``crib game event --stdin`` applies (a whole game is a few hundred)."""
+
+
+def _stdin_events() -> list[dict[str, Any]]:
+    """The events on stdin, one JSON object a line; a line too long is refused as soon as it is
+    seen, without reading the rest of it."""
+    from cribbage.game.limits import MAX_EVENT_BYTES
+
+    stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
+    events: list[dict[str, Any]] = []
+    for k in itertools.count(1):
+        line = stream.readline(MAX_EVENT_BYTES + 2)
+        if not line:
+            break
+        body = line.rstrip(b"\r\n" if isinstance(line, bytes) else "\r\n")
+        if len(body) > MAX_EVENT_BYTES:
+            raise UsageError(f"line {k} is too large (an event is at most {MAX_EVENT_BYTES} bytes)")
+        if not body.strip():
+            continue
+        if len(events) == MAX_STDIN_EVENTS:
+            raise UsageError(f"more than {MAX_STDIN_EVENTS} events on stdin: send them in parts")
+        events.append(_parse_event(body, f"line {k}"))
+    return events
 
 
 def run_event(args: argparse.Namespace) -> int:
@@ -156,11 +227,8 @@ def run_event(args: argparse.Namespace) -> int:
     if args.stdin:
         if args.json:
             raise UsageError("give the event as an argument or with --stdin, not both")
-        events = [
-            _parse_event(line, f"line {k}")
-            for k, line in enumerate(sys.stdin.read().splitlines(), 1)
-            if line.strip()
-        ]
+        _check_log(args.db)
+        events = _stdin_events()
         if not events:
             raise UsageError("no events on stdin")
     else:

@@ -1,10 +1,11 @@
 """The events a table sends to the game, checked and written in one canonical form.
 
 Every event is a JSON object with a ``type``. :func:`normalize` checks its fields and returns
-the form the log stores: seats as capital letters, cards as canonical names, numbers as ints.
-Unknown keys are dropped. An event the camera saw (``starter``, ``play``, ``show``, ``crib``,
-``crib-card``, ``go``) may carry ``seen``, how it was seen: the frame, the reader's confidence
-and the crop of the cards; it is kept with the event and changes nothing in the rules.
+the form the log stores: seats as capital letters, cards as canonical names, numbers as ints,
+each bounded to its domain (:mod:`cribbage.game.limits`). Unknown keys are dropped. An event
+the camera saw (``starter``, ``play``, ``show``, ``crib``, ``crib-card``, ``go``) may carry
+``seen``, how it was seen: the frame, the reader's confidence and the crop of the cards; it is
+kept with the event and changes nothing in the rules.
 
 >>> normalize({"type": "play", "seat": "b", "card": "10h"}, seats=2)
 {'type': 'play', 'seat': 'B', 'card': 'TH'}
@@ -12,6 +13,10 @@ and the crop of the cards; it is kept with the event and changes nothing in the 
 {'type': 'show', 'seat': 'A', 'cards': ['5C', '5D', 'JS', '6H'], 'claim': 12}
 >>> normalize({"type": "go", "seat": "a", "seen": {"frame": 812, "confidence": 0.97}}, seats=2)
 {'type': 'go', 'seat': 'A', 'seen': {'frame': 812, 'confidence': 0.97}}
+>>> normalize({"type": "adjust", "seat": "A", "points": 500}, seats=2)
+Traceback (most recent call last):
+...
+cribbage.errors.RuleError: adjust: points is a whole number from 1 to 121, not 500
 >>> normalize({"type": "peg"}, seats=2)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -24,8 +29,19 @@ import math
 import re
 from typing import Any
 
-from cribbage.cards import parse_card, parse_cards
+from cribbage.cards import parse_card, parse_cards, require_distinct
 from cribbage.errors import RuleError
+from cribbage.game.limits import (
+    MAX_ADJUST,
+    MAX_CLAIM,
+    MAX_DIGITS,
+    MAX_EVENT_NUMBER,
+    MAX_PENALTY,
+    MAX_REASON,
+    check_text,
+)
+from cribbage.game.limits import shown as _shown
+from cribbage.game.settings import VARIANTS
 
 __all__ = ["META_TYPES", "SEEN_TYPES", "TABLE_TYPES", "normalize"]
 
@@ -41,6 +57,8 @@ SEEN_TYPES = ("starter", "play", "show", "crib", "crib-card", "go")
 
 _CROP = re.compile(r"crops/[A-Za-z0-9._-]{1,80}\.jpg")
 _MAX_FRAME = 10**9
+MAX_CARDS = max(v.dealt for v in VARIANTS.values())
+"""The most cards one event names: a hand as dealt."""
 
 
 def _seat(event: dict[str, Any], seats: int, key: str = "seat") -> str:
@@ -57,17 +75,28 @@ def _seat(event: dict[str, Any], seats: int, key: str = "seat") -> str:
     return letter
 
 
-def _int(event: dict[str, Any], key: str, *, minimum: int, required: bool) -> int | None:
+_NUMBER = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def _int(
+    event: dict[str, Any], key: str, *, minimum: int, maximum: int, required: bool
+) -> int | None:
+    """``event[key]`` as a whole number from ``minimum`` to ``maximum`` (a string of digits is
+    read as one); a missing one is None unless ``required``."""
     value = event.get(key)
     if value is None:
         if required:
             raise RuleError(f"{event['type']} needs {key} (a number)", rule="event")
         return None
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
         value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+    if (
+        not isinstance(value, int) or isinstance(value, bool)
+        or not minimum <= value <= maximum
+    ):
         raise RuleError(
-            f"{event['type']}: {key} is a whole number from {minimum}, not {_shown(value)}",
+            f"{event['type']}: {key} is a whole number from {minimum} to {maximum}, "
+            f"not {_shown(value)}",
             rule="event",
         )
     return value
@@ -81,7 +110,14 @@ def _cards(event: dict[str, Any], key: str = "cards", *, required: bool = True) 
         return None
     if not isinstance(value, str | list | tuple):
         raise RuleError(f"{event['type']}: {key} is a list of cards", rule="event")
-    return [c.name for c in parse_cards(value)]
+    cards = parse_cards(value, unique=False)
+    if len(cards) > MAX_CARDS:
+        raise RuleError(
+            f"{event['type']}: {key} is at most {MAX_CARDS} cards, not {len(cards)}",
+            rule="hand-size",
+        )
+    require_distinct(cards)
+    return [c.name for c in cards]
 
 
 def _card(event: dict[str, Any], key: str = "card") -> str:
@@ -89,12 +125,6 @@ def _card(event: dict[str, Any], key: str = "card") -> str:
     if value is None:
         raise RuleError(f"{event['type']} needs a {key}", rule="event")
     return parse_card(value).name
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)``, cut short for a message."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _seen(event: dict[str, Any]) -> dict[str, Any] | None:
@@ -160,7 +190,7 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
     kind = event.get("type")
     if kind not in TABLE_TYPES and kind not in META_TYPES:
         raise RuleError(
-            f"no event of type {kind!r} (known: {', '.join(TABLE_TYPES + META_TYPES)})",
+            f"no event of type {_shown(kind)} (known: {', '.join(TABLE_TYPES + META_TYPES)})",
             rule="event",
         )
     out: dict[str, Any] = {"type": kind}
@@ -184,7 +214,7 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
     elif kind == "play":
         out["seat"] = _seat(event, seats)
         out["card"] = _card(event)
-        claim = _int(event, "claim", minimum=0, required=False)
+        claim = _int(event, "claim", minimum=0, maximum=MAX_CLAIM, required=False)
         if claim is not None:
             out["claim"] = claim
     elif kind == "go":
@@ -195,31 +225,31 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
         cards = _cards(event, required=False)
         if cards is not None:
             out["cards"] = cards
-        claim = _int(event, "claim", minimum=0, required=False)
+        claim = _int(event, "claim", minimum=0, maximum=MAX_CLAIM, required=False)
         if claim is not None:
             out["claim"] = claim
     elif kind == "muggins":
         out["seat"] = _seat(event, seats)
-        target = _int(event, "event", minimum=1, required=False)
+        target = _int(event, "event", minimum=1, maximum=MAX_EVENT_NUMBER, required=False)
         if target is not None:
             out["event"] = target
     elif kind == "adjust":
         out["seat"] = _seat(event, seats)
-        out["points"] = _int(event, "points", minimum=1, required=True)
+        out["points"] = _int(event, "points", minimum=1, maximum=MAX_ADJUST, required=True)
         reason = event.get("reason", "")
         if not isinstance(reason, str):
             raise RuleError("adjust: reason is text", rule="event")
-        out["reason"] = reason.strip()[:200]
+        out["reason"] = check_text(reason, "adjust: reason").strip()[:MAX_REASON]
     elif kind == "new-deal":
         if event.get("dealer") is not None:
             out["dealer"] = _seat(event, seats, "dealer")
     elif kind == "misdeal":
-        penalty = _int(event, "penalty", minimum=0, required=False)
+        penalty = _int(event, "penalty", minimum=0, maximum=MAX_PENALTY, required=False)
         out["penalty"] = 2 if penalty is None else penalty
         if event.get("seat") is not None:
             out["seat"] = _seat(event, seats)
     elif kind == "correct":
-        out["event"] = _int(event, "event", minimum=1, required=True)
+        out["event"] = _int(event, "event", minimum=1, maximum=MAX_EVENT_NUMBER, required=True)
         replacement = event.get("with")
         if not isinstance(replacement, dict) or replacement.get("type") not in TABLE_TYPES:
             raise RuleError(

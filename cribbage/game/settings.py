@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cribbage.errors import RuleError
+from cribbage.game.limits import check_text, shown
 
 __all__ = ["COLOURS", "VARIANTS", "Settings", "Variant", "skunk_lines"]
 
@@ -89,7 +90,7 @@ def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise RuleError(f"setting {key} is true or false, not {value!r}", rule="settings")
+        raise RuleError(f"setting {key} is true or false, not {shown(value)}", rule="settings")
     return value
 
 
@@ -123,19 +124,21 @@ class Settings:
         name = data.get("variant") or "six-card"
         if not isinstance(name, str) or name not in VARIANTS:
             raise RuleError(
-                f"no variant {name!r}; choose {', '.join(VARIANTS)}", rule="settings"
+                f"no variant {shown(name)}; choose {', '.join(VARIANTS)}", rule="settings"
             )
         variant = VARIANTS[name]
         target = data.get("target") or variant.target
-        if isinstance(target, str) and target.isdigit():
+        if isinstance(target, str) and target.strip() in ("121", "61"):
             target = int(target)
         if target not in (121, 61) or isinstance(target, bool):
-            raise RuleError(f"the target is 121 or 61, not {target}", rule="settings")
+            raise RuleError(f"the target is 121 or 61, not {shown(target)}", rule="settings")
         players = data.get("players") or []
         if isinstance(players, str):
-            players = [p.strip() for p in players.split(",")]
+            players = [p.strip() for p in check_text(players, "players").split(",")]
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
             raise RuleError("players are a list of names", rule="settings")
+        for k, name in enumerate(players):
+            check_text(name, f"players[{k}]")
         players = [p.strip() for p in players]
         if not players:
             players = [f"Player {chr(65 + i)}" for i in range(variant.seats)]
@@ -147,10 +150,10 @@ class Settings:
         muggins = _flag(data, "muggins", False)
         counting = data.get("counting") or ("claim" if muggins else "auto")
         if not isinstance(counting, str) or counting not in COUNTING:
-            raise RuleError(f"counting is auto or claim, not {counting!r}", rule="settings")
+            raise RuleError(f"counting is auto or claim, not {shown(counting)}", rule="settings")
         overclaim = data.get("overclaim") or "refuse"
         if not isinstance(overclaim, str) or overclaim not in OVERCLAIM:
-            raise RuleError(f"overclaim is refuse or peg, not {overclaim!r}", rule="settings")
+            raise RuleError(f"overclaim is refuse or peg, not {shown(overclaim)}", rule="settings")
         if overclaim == "peg" and muggins:
             raise RuleError(
                 "an over-claim can only be pegged as claimed with muggins off", rule="settings"

@@ -451,17 +451,29 @@ class Companion:
     # --- the camera ----------------------------------------------------------------------
 
     def read_cards(self, image: bytes) -> dict[str, Any]:
-        """The cards read in a photo (``vision.reader``), as JSON for the page."""
-        from web.ports import VisionUnavailable
+        """The cards read in a photo (``vision.reader``), as JSON for the page.
+
+        The photo is decoded by :func:`vision.image.open_photo` within the pixel budget and
+        shrunk to the reader's working size (``MAX_SIDE`` across) as it is decoded, a large JPEG
+        decoded straight at a fraction of its size; centres and corners are in the photo's own
+        pixels. A photo that cannot be decoded raises ``PhotoUnreadable``."""
+        from web.ports import PhotoUnreadable, VisionUnavailable
 
         try:
+            from vision.errors import ImageError
             from vision.hand import starter_apart
-            from vision.reader import load_image, read_cards
+            from vision.image import open_photo
+            from vision.reader import MAX_SIDE, read_cards
         except Exception as exc:  # missing module, OpenCV trouble, a model file missing
             raise VisionUnavailable(f"{type(exc).__name__}: {exc}") from exc
 
-        reading = read_cards(load_image(image), deck=self._taught_deck())
-        out: dict[str, Any] = reading.to_json()
+        try:
+            photo = open_photo(image, side=MAX_SIDE)
+        except ImageError as exc:
+            raise PhotoUnreadable(str(exc)) from exc
+        reading = read_cards(photo.pixels, deck=self._taught_deck())
+        out: dict[str, Any] = photo.reading_json(reading)
+        del photo  # the decoded pixels go now, not when the page's answer has been sent
         # a hand and its starter (4 or 5 cards): the card lying apart is the starter, if one is
         k = starter_apart(reading.cards) if len(reading.cards) in (4, 5) else None
         out["starter_apart"] = reading.cards[k].card if k is not None else None
@@ -669,6 +681,18 @@ def build_app(config: ServeConfig, companion: Companion) -> Any:
     return create_app(companion, web_config)
 
 
+CONNECTION_LIMIT = 500
+"""Connections held open at once: every phone's page, its live stream and the sockets a phone
+keeps for later, with room to spare (polled with ``poll``, so no 1024-descriptor limit)."""
+IDLE_TIMEOUT_S = 15
+"""Seconds a connection may sit with no request in progress and nothing sent either way before
+it is closed: idle sockets (a browser's spare ones, or a script holding sockets open) cannot fill
+the connection limit for long. A request being answered is never cut, so a live stream (its
+keep-alive comment every ``SSE_HEARTBEAT`` seconds) stays open as long as it wants."""
+CLEANUP_INTERVAL_S = 5
+"""How often waitress looks for idle connections to close."""
+
+
 def make_server(config: ServeConfig, app: Any) -> Any:
     """A waitress server for ``app`` (not yet running): ``server.run()``, ``server.close()``."""
     from waitress import create_server
@@ -678,8 +702,10 @@ def make_server(config: ServeConfig, app: Any) -> Any:
         host=config.host,
         port=config.port,
         threads=config.server_threads,
-        connection_limit=max(100, config.max_live + 50),
-        channel_timeout=120,
+        connection_limit=max(CONNECTION_LIMIT, config.max_live * 4),
+        channel_timeout=IDLE_TIMEOUT_S,
+        cleanup_interval=CLEANUP_INTERVAL_S,
+        asyncore_use_poll=True,
         ident="cribbage-companion",
     )
 

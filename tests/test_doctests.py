@@ -1,7 +1,7 @@
 """The examples in docstrings, and the Python examples in README.md, are tests too.
 
-Every module of the rules engine (``cribbage``) and of the composition root (``companion``)
-is searched for examples; a module that has some must pass them all.
+Every module of the rules engine (``cribbage``), of the composition root (``companion``) and of
+the photo limits (``imaging``) is searched for examples; a module that has some must pass them all.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ import pytest
 
 import companion
 import cribbage
+import imaging
 
 
 def _modules() -> list[str]:
     names = []
-    for package in (cribbage, companion):
+    for package in (cribbage, companion, imaging):
         names.append(package.__name__)
         for info in pkgutil.walk_packages(package.__path__, prefix=package.__name__ + "."):
             if not info.name.endswith("__main__"):
@@ -32,7 +33,7 @@ MODULES = _modules()
 
 def test_the_engine_modules_are_all_searched() -> None:
     for name in ("cribbage.show", "cribbage.play", "cribbage.batch", "cribbage.game.game",
-                 "cribbage.gamelog", "companion.cli.score"):
+                 "cribbage.gamelog", "companion.cli.score", "imaging.limits"):
         assert name in MODULES
 
 

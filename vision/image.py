@@ -1,16 +1,13 @@
 """Opening photos: decode bytes or a path to BGR pixels, honouring the EXIF orientation of phones.
 
-The header is read first (:func:`read_header`: Pillow reads only the first bytes), and the size
-it gives decides how the photo is read (:func:`reduction`):
+The header is read first and the pixel budget (:mod:`imaging.limits`, shared with the page's
+upload check) decides how the photo is read: at its own size up to 40 MP, a larger JPEG decoded
+straight at 1/2, 1/4 or 1/8 of its size, and anything that cannot be read within the budget
+refused with its real size. A caller that reads at a smaller size anyway (the card reader reads
+at most 1600 pixels across) asks for that size (``side``): a JPEG is decoded smaller still, and
+any photo is shrunk to it as soon as it is decoded.
 
-* up to ``READ_PIXELS`` (40 MP), at its own size;
-* a larger JPEG (a 48, 108 or 200 MP phone photo), decoded straight at 1/2, 1/4 or 1/8 of its
-  size (libjpeg's scaled decoding), so at most ``READ_PIXELS`` are ever allocated;
-* nothing over ``MAX_PIXELS`` (400 MP: no camera's photo, a decompression bomb), and no PNG or
-  WebP over ``READ_PIXELS``, which OpenCV can only decode whole: each refused with its real size.
-
-This module imports OpenCV only when it decodes. (The page's upload check, :mod:`web.uploads`,
-still refuses photos over 40 MP on its own.)
+This module imports OpenCV only when it decodes.
 
 >>> import cv2, numpy as np
 >>> ok, buf = cv2.imencode(".png", np.zeros((4, 6, 3), np.uint8))
@@ -22,160 +19,57 @@ Header(format='PNG', width=6, height=4, orientation=1)
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from imaging import limits
+from imaging.limits import READ_PIXELS, SCALED_FORMATS, SCALES, Header, TooLarge, megapixels
 from vision.errors import ImageError
 
 if TYPE_CHECKING:
     import numpy as np
 
-READ_PIXELS = 40_000_000
-"""The most pixels a photo is read at: a larger JPEG is decoded scaled down to at most this."""
-MAX_PIXELS = 400_000_000
-"""The largest photo opened at all (twice a 200 MP phone camera's); beyond it, refused unread."""
+__all__ = ["Header", "ImageError", "Photo", "load_image", "megapixels", "open_photo", "read_header",
+           "reduction"]
+
 MAX_BYTES = 50_000_000
-SCALES = (1, 2, 4, 8)
-"""The reductions OpenCV decodes a JPEG at directly (``IMREAD_REDUCED_COLOR_2`` ... ``_8``)."""
-SCALED_FORMATS = frozenset({"JPEG"})
-"""Formats decoded at a reduced size without the full image in memory (libjpeg scales as it
-decodes); OpenCV decodes any other format whole before it scales."""
-EXIF_ORIENTATION = 0x0112
-_MAGIC = {b"\x89PNG\r\n\x1a\n": "PNG", b"\xff\xd8\xff": "JPEG"}
-
-
-@dataclass(frozen=True)
-class Header:
-    """What an image's header says: its format, its size as stored, and its EXIF orientation."""
-
-    format: str
-    width: int
-    height: int
-    orientation: int = 1
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """Width and height as the photo is meant to be seen (turned a quarter for 5 to 8).
-
-        >>> Header("JPEG", 80, 60, orientation=6).size
-        (60, 80)
-        """
-        turned = self.orientation in (5, 6, 7, 8)
-        return (self.height, self.width) if turned else (self.width, self.height)
-
-    @property
-    def pixels(self) -> int:
-        """Width times height."""
-        return self.width * self.height
-
-    def describe(self) -> str:
-        """``'16000x12000 is 192 MP'``: the upright size and the pixel count."""
-        width, height = self.size
-        return f"{width}x{height} is {megapixels(self.pixels)}"
-
-
-def megapixels(pixels: int) -> str:
-    """A pixel count as people say it: ``'48 MP'``, small ones in pixels.
-
-    >>> megapixels(48_000_000), megapixels(192_000_000), megapixels(400)
-    ('48 MP', '192 MP', '400 pixels')
-    """
-    return f"{round(pixels / 1e6):,} MP" if pixels >= 1_000_000 else f"{pixels:,} pixels"
-
-
-def _plugin(data: bytes) -> Any:
-    """The Pillow image class for ``data``'s format (PNG, JPEG, WebP), or None for another."""
-    for magic, fmt in _MAGIC.items():
-        if data.startswith(magic):
-            if fmt == "PNG":
-                from PIL.PngImagePlugin import PngImageFile
-
-                return PngImageFile
-            from PIL.JpegImagePlugin import JpegImageFile
-
-            return JpegImageFile
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        from PIL.WebPImagePlugin import WebPImageFile
-
-        return WebPImageFile
-    return None
 
 
 def read_header(data: bytes) -> Header | None:
-    """The format, size and EXIF orientation from ``data``'s header, without decoding pixels.
-
-    JPEG, PNG and WebP are read by their Pillow plugin directly, so a size over Pillow's own
-    decompression-bomb limit is still read (and then refused here with its real size). Other
-    formats go through ``Image.open`` (:class:`ImageError` when it finds one too large to open).
-    None when ``data`` is no image Pillow knows.
+    """:func:`imaging.limits.read_header`, refusing with :class:`ImageError`.
 
     >>> read_header(b"just text") is None
     True
     """
-    import warnings
-
-    from PIL import Image
-
     try:
-        plugin = _plugin(data)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with plugin(io.BytesIO(data)) if plugin else Image.open(io.BytesIO(data)) as img:
-                fmt, (width, height) = img.format or "", img.size
-                exif = img.info.get("exif")  # from the header: nothing is decoded
-    except Image.DecompressionBombError as exc:  # another format, too large for Pillow to open
-        raise ImageError(f"too large: {exc}") from None
-    except Exception:  # not an image, or a damaged header
-        return None
-    return Header(fmt, int(width), int(height), _orientation(exif))
+        return limits.read_header(data)
+    except TooLarge as exc:
+        raise ImageError(str(exc)) from None
 
 
-def _orientation(exif: object) -> int:
-    """The EXIF orientation tag (1 = upright) from raw EXIF bytes; 1 when absent or unreadable."""
-    if not isinstance(exif, bytes | bytearray) or not exif:
-        return 1
-    try:
-        from PIL import Image
+def reduction(header: Header, max_pixels: int | None = None, side: int | None = None) -> int:
+    """How many times smaller than its size the photo is read (1, 2, 4 or 8): the budget's
+    (:func:`imaging.limits.reduction`, refusing with :class:`ImageError`), or for a JPEG more,
+    while its long side stays at least ``side``.
 
-        tags = Image.Exif()
-        tags.load(bytes(exif))
-        value = int(tags.get(EXIF_ORIENTATION, 1))
-    except Exception:  # a broken EXIF block is no reason to refuse a photo
-        return 1
-    return value if 1 <= value <= 8 else 1
-
-
-def reduction(header: Header, max_pixels: int | None = None) -> int:
-    """How many times smaller than its size the photo is read (1, 2, 4 or 8).
-
-    Raises :class:`ImageError` ("too large", with the real size) for a photo over
-    ``max_pixels`` (default ``MAX_PIXELS``), or one that cannot be read at ``READ_PIXELS``.
-
-    >>> reduction(Header("JPEG", 8000, 6000)), reduction(Header("JPEG", 12000, 9000))
+    >>> reduction(Header("JPEG", 8000, 6000)), reduction(Header("JPEG", 4032, 3024), side=1600)
     (2, 2)
-    >>> reduction(Header("JPEG", 16320, 12240)), reduction(Header("PNG", 4000, 3000))
-    (4, 1)
+    >>> reduction(Header("PNG", 4032, 3024), side=1600), reduction(Header("JPEG", 1600, 1200), side=1600)
+    (1, 1)
     >>> reduction(Header("PNG", 16000, 12000))
     Traceback (most recent call last):
     ...
     vision.errors.ImageError: too large: 16000x12000 is 192 MP, over the 40 MP a PNG is read at (...)
     """
-    limit = MAX_PIXELS if max_pixels is None else max_pixels
-    if header.pixels > limit:
-        raise ImageError(f"too large: {header.describe()}, over the {megapixels(limit)} limit")
-    if header.pixels <= READ_PIXELS:
-        return 1
-    if header.format not in SCALED_FORMATS:
-        raise ImageError(f"too large: {header.describe()}, over the {megapixels(READ_PIXELS)} a "
-                         f"{header.format or 'photo'} is read at (only a JPEG is read scaled down: "
-                         "save it as JPEG)")
-    for scale in SCALES:
-        if -(-header.width // scale) * -(-header.height // scale) <= READ_PIXELS:
-            return scale
-    raise ImageError(f"too large: {header.describe()}, more than 1/{SCALES[-1]} of it is over "
-                     f"the {megapixels(READ_PIXELS)} a photo is read at")
+    try:
+        scale = limits.reduction(header, max_pixels)
+    except TooLarge as exc:
+        raise ImageError(str(exc)) from None
+    if side is None or header.format not in SCALED_FORMATS:
+        return scale
+    longest = max(header.width, header.height)
+    return max([s for s in SCALES if s >= scale and -(-longest // s) >= side], default=scale)
 
 
 def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
@@ -226,9 +120,13 @@ class Photo:
         return out
 
 
-def open_photo(source: str | Path | bytes | bytearray | memoryview) -> Photo:
+def open_photo(source: str | Path | bytes | bytearray | memoryview, side: int | None = None) -> Photo:
     """Decode an image file or its bytes, upright as EXIF says, at most ``READ_PIXELS`` read.
 
+    ``side``: the long side the caller reads at; a photo larger than that comes back that size
+    (a JPEG decoded straight at the smallest size still at least ``side`` across, see
+    :func:`reduction`, then any photo shrunk as soon as it is decoded, so that a 40 MP one is
+    held whole only for that moment).
     Raises :class:`ImageError` for a missing file, bytes that are no image, or an image too
     large to read (see the module text).
     """
@@ -253,7 +151,7 @@ def open_photo(source: str | Path | bytes | bytearray | memoryview) -> Photo:
         raise ImageError(f"{name}: too large ({len(data)} bytes, at most {MAX_BYTES})")
     try:
         header = read_header(data)
-        scale = reduction(header) if header is not None else 1
+        scale = reduction(header, side=side) if header is not None else 1
     except ImageError as exc:
         raise ImageError(f"{name}: image {exc}") from None
     flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
@@ -263,6 +161,11 @@ def open_photo(source: str | Path | bytes | bytearray | memoryview) -> Photo:
         raise ImageError(f"{name}: not an image OpenCV can decode")
     if img.shape[0] * img.shape[1] > READ_PIXELS:  # a header that lied, or none Pillow read
         raise ImageError(f"{name}: image too large ({img.shape[1]}x{img.shape[0]})")
+    longest = max(img.shape[:2])
+    if side is not None and longest > side:
+        f = side / longest
+        size = (max(1, round(img.shape[1] * f)), max(1, round(img.shape[0] * f)))
+        img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)  # the whole decode goes now
     orientation = header.orientation if header is not None else 1
     img = _apply_orientation(img, orientation)
     if header is not None:

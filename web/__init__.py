@@ -13,7 +13,11 @@ Configuration keys (all optional but ``DATA_DIR``):
 ``DATA_DIR``           folder for ``web.json`` (session key, PIN) and ``photos/``
 ``PIN``                set the table PIN at start (``""`` = no PIN); else the stored one is kept
 ``MAX_CONTENT_LENGTH`` largest request body, bytes (default 12 MB: a phone photo)
-``MAX_IMAGE_PIXELS``   largest photo, pixels (default 40 M), checked before decoding
+``MAX_IMAGE_PIXELS``   largest photo taken at all, pixels (default 400 M), checked from the header
+                     before decoding; a JPEG over 40 MP is read scaled down, a PNG or WebP over
+                     40 MP refused (the pixel budget, :mod:`imaging.limits`)
+``PHOTO_READERS``      photos decoded and read at once (default 2); other uploads wait their turn
+``PHOTO_WAIT_S``       seconds an upload waits for a turn before a 503 "busy" (default 10)
 ``KEEP_PHOTOS``        photos kept in ``photos/``; older ones are deleted (default 200)
 ``MAX_STREAMS``        live pages at once (each holds a server thread); more poll instead
 ``SSE_HEARTBEAT``      seconds between keep-alive comments on a live stream (default 15)
@@ -34,8 +38,10 @@ from typing import Any
 
 from flask import Flask
 
+from imaging.limits import MAX_PIXELS
 from web.hub import Hub
 from web.ports import Table
+from web.readers import READERS, WAIT_S, ReaderQueue
 from web.security import Throttle, WebSettings
 from web.words import enrich
 
@@ -51,6 +57,7 @@ class WebContext:
     settings: WebSettings
     throttle: Throttle
     photo_dir: Path
+    readers: ReaderQueue
 
 
 def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
@@ -58,7 +65,9 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=12 * 1024 * 1024,
-        MAX_IMAGE_PIXELS=40_000_000,
+        MAX_IMAGE_PIXELS=MAX_PIXELS,
+        PHOTO_READERS=READERS,
+        PHOTO_WAIT_S=WAIT_S,
         KEEP_PHOTOS=200,
         MAX_STREAMS=48,
         SSE_HEARTBEAT=15.0,
@@ -79,7 +88,8 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
     app.secret_key = settings.secret_key
 
     hub = Hub(max_streams=int(app.config["MAX_STREAMS"]))
-    ctx = WebContext(table, hub, settings, Throttle(), data_dir / "photos")
+    readers = ReaderQueue(int(app.config["PHOTO_READERS"]), float(app.config["PHOTO_WAIT_S"]))
+    ctx = WebContext(table, hub, settings, Throttle(), data_dir / "photos", readers)
     app.extensions["crib"] = ctx
 
     def relay(topic: str, data: dict[str, Any]) -> None:

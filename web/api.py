@@ -25,7 +25,8 @@ from web.chart import score_chart
 from web.errors import ApiError
 from web.history import game_summary, match_tally, score_series
 from web.hub import HubFull
-from web.ports import VisionUnavailable
+from web.ports import PhotoUnreadable, VisionUnavailable
+from web.readers import ReadersBusy
 from web.security import check_pin_format, new_csrf_token, same_token
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich, refusal_words
@@ -77,13 +78,15 @@ def guard() -> None:
 
 
 def check_pin_or_refuse(pin: object) -> None:
+    """Compare ``pin`` with the table's, the attempt counted first (at most 5 a minute each)."""
     c = ctx()
     who = request.remote_addr or "?"
-    if c.throttle.blocked(who):
+    attempt = c.throttle.reserve(who)
+    if attempt is None:
         raise ApiError(429, "too many wrong PINs: wait a minute")
     if not c.settings.check_pin(pin):
-        c.throttle.fail(who)
         raise ApiError(403, "wrong PIN", need="pin")
+    c.throttle.forgive(who, attempt)
 
 
 def body_object() -> dict[str, Any]:
@@ -158,6 +161,8 @@ def get_session() -> Response:
 
 @bp.post("/unlock")
 def unlock() -> Response:
+    if ctx().settings.pin_state != "set":  # nothing to compare, nothing to count
+        return jsonify(unlocked=True, message="this table has no PIN: nothing to unlock")
     check_pin_or_refuse(body_object().get("pin"))
     session["unlocked"] = ctx().settings.pin_version
     return jsonify(unlocked=True)
@@ -408,7 +413,10 @@ def count_each_starter() -> Response:
 
 @bp.post("/photos")
 def upload_photo() -> tuple[Response, int]:
-    """Upload a photo of cards (form field ``photo``); read the cards in it if the reader runs."""
+    """Upload a photo of cards (form field ``photo``); read the cards in it if the reader runs.
+
+    Checked from its header and structure first (the pixel budget, whole bytes), then read in
+    turn with other uploads (:mod:`web.readers`), and stored only once it could be decoded."""
     c = ctx()
     file = request.files.get("photo")
     if file is None:
@@ -418,6 +426,17 @@ def upload_photo() -> tuple[Response, int]:
         info = check_image(data, max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
     except UploadError as exc:
         raise ApiError(exc.status, str(exc)) from exc
+    reading: dict[str, Any] | None = None
+    message = None
+    try:
+        reading = c.readers.read(c.table.read_cards, data)
+    except PhotoUnreadable as exc:
+        raise ApiError(400, f"the photo cannot be read ({exc}): nothing was stored") from exc
+    except VisionUnavailable as exc:
+        log.warning("card reader unavailable: %s", exc)
+        message = "The card reader is not available here: tap the cards in below."
+    except CribbageError as exc:
+        message = f"No cards could be read ({exc}): tap them in below."
     name = store_photo(c.photo_dir, data, info)
     prune_photos(c.photo_dir, keep=int(current_app.config["KEEP_PHOTOS"]))
     result: dict[str, Any] = {
@@ -425,17 +444,19 @@ def upload_photo() -> tuple[Response, int]:
         "url": f"/api/photos/{name}",
         "width": info.width,
         "height": info.height,
+        "reading": reading,
     }
-    try:
-        result["reading"] = c.table.read_cards(data)
-    except VisionUnavailable as exc:
-        log.warning("card reader unavailable: %s", exc)
-        result["reading"] = None
-        result["message"] = "The card reader is not available here: tap the cards in below."
-    except CribbageError as exc:
-        result["reading"] = None
-        result["message"] = f"No cards could be read ({exc}): tap them in below."
+    if message is not None:
+        result["message"] = message
     return jsonify(result), 201
+
+
+@bp.errorhandler(ReadersBusy)
+def readers_busy(exc: ReadersBusy) -> tuple[Response, int]:
+    """Every reader stayed busy: 503, and ``Retry-After`` says when to send the photo again."""
+    response = jsonify(error=str(exc), status=503, retry_after=exc.retry_after)
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response, 503
 
 
 @bp.get("/photos/<name>")

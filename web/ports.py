@@ -21,6 +21,11 @@ class VisionUnavailable(Exception):
     """The card reader is not installed or failed to start; the page asks for the cards by hand."""
 
 
+class PhotoUnreadable(Exception):
+    """The photo cannot be decoded (damaged, or not what its header said): the upload is refused
+    (400) and nothing is stored."""
+
+
 class Table(Protocol):
     """The companion as the page sees it."""
 
@@ -54,7 +59,9 @@ class Table(Protocol):
         ...
 
     def read_cards(self, image: bytes) -> dict[str, Any]:
-        """Read the cards in a photo; raise ``VisionUnavailable`` or ``CribbageError``."""
+        """Read the cards in a photo (JPEG, PNG or WebP already checked against the pixel budget
+        of :mod:`imaging.limits`, which its decoding keeps to); raise ``VisionUnavailable``,
+        ``PhotoUnreadable`` or ``CribbageError`` (no cards could be read)."""
         ...
 
     def status(self) -> dict[str, Any]:

@@ -117,12 +117,18 @@ def check_pin_format(pin: object) -> str:
 
 
 class Throttle:
-    """Counts wrong PINs per address; more than ``MAX_PIN_FAILURES`` a minute are refused.
+    """Counts PIN attempts per address; more than ``MAX_PIN_FAILURES`` a minute are refused.
+
+    An attempt is counted (:meth:`reserve`) before its PIN is compared, in one step with the
+    check that the address may still try, so a burst of guesses sent at once is held to the
+    limit like guesses sent one by one; a right PIN takes its attempt back (:meth:`forgive`).
 
     >>> t = Throttle(limit=2, window=60.0)
-    >>> t.fail("a", now=0.0); t.fail("a", now=1.0); t.blocked("a", now=2.0)
-    True
-    >>> t.blocked("a", now=70.0)
+    >>> t.reserve("a", now=0.0), t.reserve("a", now=1.0), t.reserve("a", now=2.0)
+    (0.0, 1.0, None)
+    >>> t.blocked("a", now=2.0), t.blocked("a", now=70.0)
+    (True, False)
+    >>> t.forgive("a", 1.0); t.blocked("a", now=2.0)
     False
     """
 
@@ -133,17 +139,34 @@ class Throttle:
 
     def _recent(self, who: str, now: float) -> list[float]:
         times = [t for t in self._fails.get(who, []) if now - t < self.window]
-        self._fails[who] = times
+        if times:
+            self._fails[who] = times
+        else:
+            self._fails.pop(who, None)
         return times
 
     def blocked(self, who: str, now: float | None = None) -> bool:
         with self._lock:
             return len(self._recent(who, time.monotonic() if now is None else now)) >= self.limit
 
-    def fail(self, who: str, now: float | None = None) -> None:
+    def reserve(self, who: str, now: float | None = None) -> float | None:
+        """Count an attempt by ``who`` before its PIN is compared: the attempt's time stamp, or
+        ``None`` (nothing counted) when ``who`` has had its ``limit`` this ``window``."""
         with self._lock:
             now = time.monotonic() if now is None else now
-            self._recent(who, now).append(now)
+            times = self._recent(who, now)
+            if len(times) >= self.limit:
+                return None
+            times.append(now)
+            self._fails[who] = times
+            return now
+
+    def forgive(self, who: str, stamp: float) -> None:
+        """Take back the attempt ``reserve`` stamped ``stamp``: its PIN was right."""
+        with self._lock:
+            times = self._fails.get(who, [])
+            if stamp in times:
+                times.remove(stamp)
 
 
 def new_csrf_token() -> str:

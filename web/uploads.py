@@ -1,13 +1,21 @@
-"""Photo uploads: images only, size and pixel count capped, stored under names the server picks.
+"""Photo uploads: images only, within the pixel budget, whole, stored under names the server picks.
 
-The header is read (Pillow reads only the first bytes) before anything is decoded, so a
-decompression bomb, a tiny file claiming 50 000 × 50 000 pixels, is refused without decoding it.
+The header is read (Pillow reads only the first bytes) before anything is decoded, and the pixel
+budget of :mod:`imaging.limits` (the card reader's own) applies: a JPEG over 40 MP is taken (the
+reader decodes it scaled down), a PNG or WebP over 40 MP, or anything over 400 MP, is refused
+unread with its real size, so a decompression bomb (a tiny file claiming 50 000 × 50 000 pixels)
+is never decoded. The bytes are then checked whole (:func:`check_whole`): a photo cut short in
+its upload is refused, not stored.
 
 >>> import io
 >>> from PIL import Image
 >>> buf = io.BytesIO(); Image.new("RGB", (40, 30)).save(buf, "PNG")
->>> check_image(buf.getvalue(), max_pixels=10_000)
+>>> check_image(buf.getvalue())
 ImageInfo(format='PNG', width=40, height=30, extension='.png')
+>>> check_image(buf.getvalue()[:-20])
+Traceback (most recent call last):
+...
+web.uploads.UploadError: the photo is cut short (the PNG ends before its last chunk): send it again
 >>> check_image(b"GIF89a not really")
 Traceback (most recent call last):
 ...
@@ -16,21 +24,19 @@ web.uploads.UploadError: not an image the table can read (JPEG, PNG or WebP)
 
 from __future__ import annotations
 
-import io
 import re
 import secrets
+import struct
 import time
-import warnings
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
+from imaging.limits import TooLarge, read_header, reduction
 
 ALLOWED_FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
-DEFAULT_MAX_PIXELS = 40_000_000
-"""40 megapixels: more than any phone camera, a fraction of a bomb."""
-EXIF_ORIENTATION = 0x0112
 PHOTO_NAME = re.compile(r"^[0-9a-f]{32}\.(jpg|png|webp)$")
+NOT_AN_IMAGE = "not an image the table can read (JPEG, PNG or WebP)"
 
 
 class UploadError(ValueError):
@@ -51,44 +57,89 @@ class ImageInfo:
     extension: str
 
 
-def check_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInfo:
-    """Check ``data`` is a JPEG, PNG or WebP of at most ``max_pixels`` without decoding it."""
+def check_image(data: bytes, max_pixels: int | None = None) -> ImageInfo:
+    """Check ``data`` is a whole JPEG, PNG or WebP the reader can read within the pixel budget
+    (``max_pixels``: the largest photo taken at all, default ``imaging.limits.MAX_PIXELS``),
+    without decoding it."""
     if not data:
         raise UploadError("the photo is empty")
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as img:
-                fmt, (width, height) = img.format or "", img.size
-                exif = img.info.get("exif")  # from the header: nothing is decoded
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning,
-            OSError, ValueError, SyntaxError) as exc:
-        if isinstance(exc, Image.DecompressionBombError | Image.DecompressionBombWarning):
-            raise UploadError("the photo has too many pixels", 413) from exc
-        raise UploadError("not an image the table can read (JPEG, PNG or WebP)", 415) from exc
-    if fmt not in ALLOWED_FORMATS:
-        raise UploadError("not an image the table can read (JPEG, PNG or WebP)", 415)
-    if width < 1 or height < 1:
+        header = read_header(data)
+    except TooLarge as exc:
+        raise UploadError(f"the photo is {exc}", 413) from exc
+    if header is None or header.format not in ALLOWED_FORMATS:
+        raise UploadError(NOT_AN_IMAGE, 415)
+    if header.width < 1 or header.height < 1:
         raise UploadError("the photo has no pixels")
-    if width * height > max_pixels:
-        raise UploadError(
-            f"the photo is {width}×{height}: more than {max_pixels // 1_000_000} megapixels", 413
-        )
-    if _orientation(exif) in (5, 6, 7, 8):  # shown turned a quarter: the page sees it upright
-        width, height = height, width
-    return ImageInfo(fmt, width, height, ALLOWED_FORMATS[fmt])
-
-
-def _orientation(exif: object) -> int:
-    """The EXIF orientation tag (1 = upright) from raw EXIF bytes; 1 when absent or unreadable."""
-    if not isinstance(exif, bytes | bytearray) or not exif:
-        return 1
     try:
-        tags = Image.Exif()
-        tags.load(bytes(exif))
-        return int(tags.get(EXIF_ORIENTATION, 1))
-    except Exception:  # a broken EXIF block is no reason to refuse a photo
-        return 1
+        reduction(header, max_pixels)
+    except TooLarge as exc:
+        raise UploadError(f"the photo is {exc}", 413) from exc
+    check_whole(data, header.format)
+    width, height = header.size
+    return ImageInfo(header.format, width, height, ALLOWED_FORMATS[header.format])
+
+
+def check_whole(data: bytes, fmt: str) -> None:
+    """Refuse (400) a JPEG, PNG or WebP whose bytes stop before the image does, or a PNG whose
+    image chunks fail their checksums, from its structure alone (nothing is decoded).
+
+    A JPEG is whole when its end marker follows its first scan (a marker never occurs inside a
+    scan's data); a PNG when its chunks run whole to ``IEND``; a WebP when it holds the bytes its
+    RIFF header counts.
+
+    >>> check_whole(b"RIFF" + (200).to_bytes(4, "little") + b"WEBPVP8 ", "WEBP")
+    Traceback (most recent call last):
+    ...
+    web.uploads.UploadError: the photo is cut short (the WebP ends before its last chunk): send it again
+    """
+    whole = {"JPEG": _jpeg_whole, "PNG": _png_whole, "WEBP": _webp_whole}[fmt](data)
+    if whole is not True:
+        raise UploadError(f"the photo is {whole}: send it again")
+
+
+def _jpeg_whole(data: bytes) -> bool | str:
+    cut = "cut short (the JPEG ends before its last marker)"
+    at = 2  # after the start-of-image marker
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return "damaged (a JPEG marker is missing)"
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        if marker == 0xD9:
+            return "damaged (the JPEG ends before its image)"
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # markers without a length
+            at += 2
+            continue
+        (length,) = struct.unpack_from(">H", data, at + 2)
+        if marker == 0xDA:  # the first scan: the image ends with the end-of-image marker
+            return True if data.find(b"\xff\xd9", at + 2 + length) != -1 else cut
+        at += 2 + length
+    return cut
+
+
+def _png_whole(data: bytes) -> bool | str:
+    at = 8  # after the signature
+    while at + 12 <= len(data):
+        length, kind = struct.unpack_from(">I4s", data, at)
+        end = at + 12 + length
+        if end > len(data):
+            break
+        if kind[:1].isupper():  # a critical chunk: the decoder refuses it damaged
+            (crc,) = struct.unpack_from(">I", data, end - 4)
+            if zlib.crc32(data[at + 4:end - 4]) != crc:
+                return f"damaged (its {kind.decode('latin-1')} chunk fails its checksum)"
+        if kind == b"IEND":
+            return True
+        at = end
+    return "cut short (the PNG ends before its last chunk)"
+
+
+def _webp_whole(data: bytes) -> bool | str:
+    (size,) = struct.unpack_from("<I", data, 4)
+    return True if len(data) >= 8 + size else "cut short (the WebP ends before its last chunk)"
 
 
 def store_photo(folder: Path, data: bytes, info: ImageInfo) -> str:

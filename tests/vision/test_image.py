@@ -60,9 +60,9 @@ def test_a_folder_is_named_as_one(tmp_path):
 
 
 def test_oversized(monkeypatch):
-    import vision.image as vi
+    from imaging import limits
 
-    monkeypatch.setattr(vi, "MAX_PIXELS", 100)
+    monkeypatch.setattr(limits, "MAX_PIXELS", 100)
     _ok, buf = cv2.imencode(".png", np.zeros((20, 20, 3), np.uint8))
     with pytest.raises(ImageError, match="too large"):
         load_image(buf.tobytes())
@@ -80,3 +80,21 @@ def test_a_png_claiming_huge_dimensions_is_refused_before_decoding():
         b"IEND", b"")
     with pytest.raises(ImageError, match="too large"):
         load_image(data)
+
+
+def test_a_photo_comes_back_no_larger_than_the_reader_reads():
+    """The card reader reads at most 1600 pixels across: a 12 MP JPEG is decoded at half its size
+    (libjpeg's 1/2), a PNG whole, and each is shrunk to 1600 across, keeping its own size."""
+    from vision.image import open_photo, read_header, reduction
+
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (3024, 4032, 3), dtype=np.uint8)
+    for fmt in (".jpg", ".png"):
+        data = cv2.imencode(fmt, img)[1].tobytes()
+        photo = open_photo(data, side=1600)
+        assert photo.pixels.shape[:2] == (1200, 1600), fmt
+        assert (photo.width, photo.height, photo.scale) == (4032, 3024, 2.52), fmt
+        assert reduction(read_header(data), side=1600) == (2 if fmt == ".jpg" else 1)
+    assert open_photo(data).pixels.shape[:2] == (3024, 4032)
+    small = cv2.imencode(".png", img[:900, :1200])[1].tobytes()
+    assert open_photo(small, side=1600).pixels.shape[:2] == (900, 1200)

@@ -29,6 +29,19 @@ def test_web_never_imports_the_composition_root_or_the_hardware() -> None:
             )
 
 
+def test_the_photo_limits_stand_apart() -> None:
+    """``imaging`` is shared by the page and the card reader, so it imports neither (nor any
+    other part of the companion)."""
+    import imaging
+
+    for path in Path(imaging.__file__).parent.glob("*.py"):
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            assert top not in ("companion", "cribbage", "firmware", "vision", "web"), (
+                f"imaging/{path.name} imports {name}"
+            )
+
+
 def test_the_page_loads_nothing_from_outside() -> None:
     for path in [*WEB.glob("templates/*.html"), *WEB.glob("static/*")]:
         text = path.read_text(encoding="utf-8")

@@ -23,3 +23,22 @@ class RuleError(CribbageError):
     def __init__(self, message: str, rule: str = "rules") -> None:
         super().__init__(message)
         self.rule = rule
+
+
+STORAGE_CAUSES = ("full", "read-only", "io", "locked", "damaged")
+
+
+class StorageError(RuntimeError):
+    """The game log's storage failed: the disk, not the rules. Not a :class:`CribbageError`, so
+    no caller mistakes it for a refused move. ``cause`` is one of :data:`STORAGE_CAUSES`; the
+    message says it in a player's words, and nothing was recorded.
+
+    >>> raise StorageError("the SD card is full: nothing was recorded", cause="full")
+    Traceback (most recent call last):
+    ...
+    cribbage.errors.StorageError: the SD card is full: nothing was recorded
+    """
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause

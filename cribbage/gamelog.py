@@ -290,16 +290,28 @@ class GameStore:
         """Write a game copied from another log (``crib game recover``) under its own id, with
         its events as ``(seq, at, source, event JSON)``: the longest run from event 1 that the
         rules accept (a missing number or a refused event ends it). Returns the events kept."""
-        game = Game(Settings.from_json(settings))
-        kept = []
+        checked = Settings.from_json(settings)
+        run: list[tuple[int, str, str, str]] = []
+        events: list[dict[str, Any]] = []
         for k, (seq, at, source, text) in enumerate(sorted(rows), 1):
             if seq != k:
                 break
             try:
-                game = game.apply(json.loads(text))
-            except (CribbageError, ValueError, TypeError, KeyError):
+                events.append(json.loads(text))
+            except ValueError:
                 break
-            kept.append((game_id, seq, at, source, _dumps(game.log[-1])))
+            run.append((seq, at, source, text))
+        try:  # one fold of the whole run (the usual case) ...
+            game = Game.replay(checked, events)
+        except (CribbageError, ValueError, TypeError, KeyError, AttributeError):
+            game = Game(checked)  # ... else event by event, up to the first that fails
+            for k, event in enumerate(events):
+                try:
+                    game = game.apply(event)
+                except (CribbageError, ValueError, TypeError, KeyError, AttributeError):
+                    del run[k:]
+                    break
+        kept = [(game_id, seq, at, source, text) for seq, at, source, text in run]
         with self._lock:
             with self._transaction():
                 self._db.execute(

@@ -238,9 +238,14 @@ class Companion:
 
     def light_latest(self) -> None:
         """Show the newest game on the LEDs (at start: a restart puts the pegs back)."""
-        latest = self.store.latest_game()
-        if latest is not None and self._worker is not None:
-            self._worker.submit(self.store.state(latest))
+        from cribbage.errors import StorageError
+
+        try:
+            latest = self.store.latest_game()
+            if latest is not None and self._worker is not None:
+                self._worker.submit(self.store.state(latest))
+        except StorageError as exc:  # a damaged game: the page says so, the LEDs stay dark
+            log.warning("the LEDs cannot show the latest game: %s", exc)
 
     def close(self) -> None:
         if self.camera is not None:
@@ -759,9 +764,12 @@ def serve(config: ServeConfig) -> int:
         companion.close()
         raise UsageError(f"cannot listen on {config.host}:{config.port}: {exc.strerror}") from exc
     demo = None
-    real = real_game_in_progress(companion) if config.demo else None
+    damage = getattr(companion.store, "damage", None)
+    real = real_game_in_progress(companion) if config.demo and not damage else None
     try:
-        if real is not None:  # the table's own game stays on the page: the demo steps aside
+        if damage:  # nothing can be recorded: no demo, no camera
+            log.warning("%s: the demo and the camera do not start", damage)
+        elif real is not None:  # the table's own game stays on the page: the demo steps aside
             log.warning("game %d is in progress in %s: the demo steps aside (demo games belong in "
                         "another --data folder)", real, config.data_dir)
         elif config.camera:
@@ -788,6 +796,10 @@ def serve(config: ServeConfig) -> int:
         print(f"  listening on every address: phones on the network open "
               f"http://{socket.gethostname()}.local:{port}/"
               + (f" or http://{lan}:{port}/" if lan else ""), flush=True)
+
+    if damage:
+        print(f"  {damage}: the page shows what can be read and records nothing; run crib game "
+              f"recover --db {companion.store.path} --out NEW", flush=True)
 
     hub = app.extensions["crib"].hub
 

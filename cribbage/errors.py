@@ -28,3 +28,22 @@ class RuleError(CribbageError):
 class InputError(CribbageError):
     """Input no game can take, whatever its state: too large, nested too deeply, a number too
     long, text that is not valid Unicode. The message names the field where it can."""
+
+
+STORAGE_CAUSES = ("full", "read-only", "io", "locked", "damaged")
+
+
+class StorageError(RuntimeError):
+    """The game log's storage failed: the disk, not the rules. Not a :class:`CribbageError`, so
+    no caller mistakes it for a refused move. ``cause`` is one of :data:`STORAGE_CAUSES`; the
+    message says it in a player's words, and nothing was recorded.
+
+    >>> raise StorageError("the SD card is full: nothing was recorded", cause="full")
+    Traceback (most recent call last):
+    ...
+    cribbage.errors.StorageError: the SD card is full: nothing was recorded
+    """
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause

@@ -18,6 +18,12 @@ the rows.
 ['dealer', 'starter']
 >>> store.close()
 
+Storage trouble is a :class:`~cribbage.errors.StorageError` (a full SD card, a read-only one, an
+I/O error, a busy or damaged file), never a half-written game: the transaction is rolled back and
+the state is what it was. At open a quick integrity check (``PRAGMA quick_check``) runs; a damaged
+file opens read-only (:attr:`GameStore.damage` says what is wrong), answers what can still be
+read, and refuses every write until ``crib game recover`` copies it out (:mod:`cribbage.recovery`).
+
 Schema version (``PRAGMA user_version``) 2. Version 1, the first release, had no ``source``
 column on events and no ``summary`` cache on games; :meth:`GameStore.migrate` brings such a
 database up to date in place.
@@ -26,20 +32,28 @@ database up to date in place.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cribbage.errors import CribbageError, RuleError
+from cribbage.errors import CribbageError, RuleError, StorageError
 from cribbage.game import Game, Settings
 from cribbage.game.limits import check_text
+from cribbage.storage import DAMAGED, integrity_problems, open_error, storage_error
 
 __all__ = ["SCHEMA_VERSION", "GameStore"]
 
 SCHEMA_VERSION = 2
+CHECK_SECONDS = 10.0
+"""The longest the integrity check at open may take; a longer one is stopped and skipped."""
+
+log = logging.getLogger("gamelog")
+Connect = Callable[[str], sqlite3.Connection]
 
 _SCHEMA_V1 = """
 CREATE TABLE games (
@@ -71,6 +85,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _connect(path: str) -> sqlite3.Connection:
+    return sqlite3.connect(path, timeout=15, isolation_level=None, check_same_thread=False)
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
@@ -84,29 +102,89 @@ class GameStore:
     the new rows.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, connect: Connect | None = None,
+                 check_seconds: float = CHECK_SECONDS) -> None:
+        """Open (or create) the game log at ``path``. ``connect(path)`` opens the SQLite
+        connection (the seam where tests inject storage faults); ``check_seconds`` bounds the
+        integrity check."""
         self.path = str(path)
         self._lock = threading.RLock()
         self._cache: dict[int, Game] = {}
+        self.damage: str | None = None
+        """One line naming the damage found, or None for a sound file."""
+        self.checked: bool = False
+        """Whether the integrity check ran to the end at open."""
         try:
-            self._db = sqlite3.connect(
-                self.path, timeout=15, isolation_level=None, check_same_thread=False
-            )
+            self._db = (connect or _connect)(self.path)
         except sqlite3.Error as exc:
-            raise CribbageError(f"cannot open {self.path} ({exc})") from None
+            raise open_error(exc, self.path) or CribbageError(
+                f"cannot open {self.path} ({exc})") from None
         try:
             self._db.execute("PRAGMA busy_timeout = 15000")
             self._check_ours()
+            problems = integrity_problems(self._db, check_seconds)
+            self.checked = problems is not None
+            if problems is None:
+                log.warning("%s: integrity check stopped after %.0f s", self.path, check_seconds)
+            elif problems:
+                self._damaged(f"{self.path} is damaged ({problems[0]})")
+                return
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA foreign_keys = ON")
             self.migrate()
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise CribbageError(f"{self.path} is not a game database ({exc})") from None
+            raise open_error(exc, self.path) or CribbageError(
+                f"{self.path} is not a game database ({exc})") from None
         except BaseException:
             self._db.close()
             raise
+
+    def _damaged(self, damage: str) -> None:
+        """Stop writing: from now on the file is only read (SQLite's ``query_only``)."""
+        if self.damage is None:
+            self.damage = damage
+            log.info("%s; reading what can be read, recording nothing: run crib game recover "
+                      "--db %s --out NEW", damage, self.path)
+        with suppress(sqlite3.Error):
+            self._db.execute("PRAGMA query_only = ON")
+
+    @contextmanager
+    def _storage(self, *, writing: bool = False) -> Iterator[None]:
+        """Turn SQLite's storage failures into a :class:`StorageError` (a damaged file stops
+        every later write)."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            error = storage_error(exc, self.path, writing=writing)
+            if error is None:
+                raise
+            if error.cause == "damaged":
+                self._damaged(f"{self.path} is damaged ({exc})")
+            raise error from exc
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One ``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back on any error (unless SQLite has
+        already rolled it back, as it does on a full disk or an I/O error)."""
+        if self.damage is not None:
+            raise StorageError(DAMAGED, cause="damaged")
+        with self._storage(writing=True):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error as exc:  # the error that brought us here is the one to report
+                log.warning("%s: rollback failed (%s)", self.path, exc)
 
     def _check_ours(self) -> None:
         """Refuse, before changing anything, a database that is not a game log."""
@@ -132,8 +210,7 @@ class GameStore:
             if version == SCHEMA_VERSION:
                 return version
             started = version
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]
                 if version == 0:
                     tables = self._db.execute(
@@ -153,10 +230,6 @@ class GameStore:
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 if started:
                     self._fill_summaries()
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
             return version
 
     def _fill_summaries(self) -> None:
@@ -185,29 +258,24 @@ class GameStore:
         checked = Settings.from_json(settings or {})
         game = Game(checked)
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 cursor = self._db.execute(
                     "INSERT INTO games (created, settings, summary) VALUES (?, ?, ?)",
                     (_now(), _dumps(checked.to_json()), _dumps(self._summary(game))),
                 )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
             game_id = int(cursor.lastrowid or 0)
             self._cache[game_id] = game
             return game_id
 
     def latest_game(self) -> int | None:
         """The id of the most recent game, or None in an empty database."""
-        with self._lock:
+        with self._lock, self._storage():
             row = self._db.execute("SELECT max(id) FROM games").fetchone()
         return None if row[0] is None else int(row[0])
 
     def games(self) -> list[dict[str, Any]]:
         """A summary of every game, newest first (id, created, players, winner, skunk, ...)."""
-        with self._lock:
+        with self._lock, self._storage():
             rows = self._db.execute(
                 "SELECT id, created, settings, summary FROM games ORDER BY id DESC"
             ).fetchall()
@@ -217,6 +285,46 @@ class GameStore:
                 out.append({"id": game_id, "created": created,
                             "settings": json.loads(settings), **data})
         return out
+
+    def restore_game(self, game_id: int, created: str, settings: dict[str, Any],
+                     rows: list[tuple[int, str, str, str]]) -> int:
+        """Write a game copied from another log (``crib game recover``) under its own id, with
+        its events as ``(seq, at, source, event JSON)``: the longest run from event 1 that the
+        rules accept (a missing number or a refused event ends it). Returns the events kept."""
+        checked = Settings.from_json(settings)
+        run: list[tuple[int, str, str, str]] = []
+        events: list[dict[str, Any]] = []
+        for k, (seq, at, source, text) in enumerate(sorted(rows), 1):
+            if seq != k:
+                break
+            try:
+                events.append(json.loads(text))
+            except ValueError:
+                break
+            run.append((seq, at, source, text))
+        try:  # one fold of the whole run (the usual case) ...
+            game = Game.replay(checked, events)
+        except (CribbageError, ValueError, TypeError, KeyError, AttributeError):
+            game = Game(checked)  # ... else event by event, up to the first that fails
+            for k, event in enumerate(events):
+                try:
+                    game = game.apply(event)
+                except (CribbageError, ValueError, TypeError, KeyError, AttributeError):
+                    del run[k:]
+                    break
+        kept = [(game_id, seq, at, source, text) for seq, at, source, text in run]
+        with self._lock:
+            with self._transaction():
+                self._db.execute(
+                    "INSERT INTO games (id, created, settings, summary) VALUES (?, ?, ?, ?)",
+                    (game_id, created, _dumps(game.settings.to_json()), _dumps(self._summary(game))),
+                )
+                self._db.executemany(
+                    "INSERT INTO events (game_id, seq, at, source, event) VALUES (?, ?, ?, ?, ?)",
+                    kept,
+                )
+            self._cache[game_id] = game
+        return len(kept)
 
     # -- events ----------------------------------------------------------------------------
 
@@ -236,43 +344,47 @@ class GameStore:
         events = list(events)
         source = check_text(source, "source")[:40]
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                game = self._load(game_id)
-                rows = []
-                for k, event in enumerate(events):
-                    try:
-                        game = game.apply(event)
-                    except CribbageError as exc:
-                        if len(events) > 1:
-                            exc.args = (f"event {k + 1} of {len(events)}: {exc}",)
-                        raise
-                    rows.append((game_id, len(game.log), _now(), source,
-                                 _dumps(game.log[-1])))
-                self._db.executemany(
-                    "INSERT INTO events (game_id, seq, at, source, event) VALUES (?, ?, ?, ?, ?)",
-                    rows,
-                )
-                self._db.execute(
-                    "UPDATE games SET summary = ? WHERE id = ?",
-                    (_dumps(self._summary(game)), game_id),
-                )
-                self._db.execute("COMMIT")
+                with self._transaction():
+                    game = self._apply_rows(game_id, events, source)
             except BaseException:
-                self._db.execute("ROLLBACK")
                 self._cache.pop(game_id, None)
                 raise
             self._cache[game_id] = game
-            return self._state(game_id, game)
+            with self._storage():
+                return self._state(game_id, game)
+
+    def _apply_rows(self, game_id: int, events: list[dict[str, Any]], source: str) -> Game:
+        """Fold ``events`` into the game and write their rows (inside a transaction)."""
+        game = self._load(game_id)
+        rows = []
+        for k, event in enumerate(events):
+            try:
+                game = game.apply(event)
+            except CribbageError as exc:
+                if len(events) > 1:
+                    exc.args = (f"event {k + 1} of {len(events)}: {exc}",)
+                raise
+            rows.append((game_id, len(game.log), _now(), source[:40],
+                         _dumps(game.log[-1])))
+        self._db.executemany(
+            "INSERT INTO events (game_id, seq, at, source, event) VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+        self._db.execute(
+            "UPDATE games SET summary = ? WHERE id = ?",
+            (_dumps(self._summary(game)), game_id),
+        )
+        return game
 
     def state(self, game_id: int) -> dict[str, Any]:
         """The state of a game as JSON (docs/game.md), with its id and the match tally."""
-        with self._lock:
+        with self._lock, self._storage():
             return self._state(game_id, self._load(game_id))
 
     def game(self, game_id: int) -> Game:
         """The folded :class:`Game` itself."""
-        with self._lock:
+        with self._lock, self._storage():
             return self._load(game_id)
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
@@ -284,7 +396,7 @@ class GameStore:
         stands; for a correction, those of the event it corrects) and ``scores`` (after it;
         None once superseded). See :meth:`cribbage.game.Game.rows`.
         """
-        with self._lock:
+        with self._lock, self._storage():
             game = self._load(game_id)
             rows = self._db.execute(
                 "SELECT seq, at, source, event FROM events WHERE game_id = ? ORDER BY seq",

@@ -161,9 +161,10 @@ def get_session() -> Response:
 
 @bp.post("/unlock")
 def unlock() -> Response:
+    pin = body_object().get("pin")  # a bad body is refused whether or not there is a PIN
     if ctx().settings.pin_state != "set":  # nothing to compare, nothing to count
         return jsonify(unlocked=True, message="this table has no PIN: nothing to unlock")
-    check_pin_or_refuse(body_object().get("pin"))
+    check_pin_or_refuse(pin)
     session["unlocked"] = ctx().settings.pin_version
     return jsonify(unlocked=True)
 

@@ -1,7 +1,9 @@
 """Every refusal as a 4xx: JSON ``{"error": ...}`` under ``/api``, a friendly page elsewhere.
 
 A rule the game refuses (:class:`cribbage.errors.RuleError`) is ``422`` with the rule's name; a
-card that is not a card is ``400``. Nothing here touches a game: handlers run after the store
+card that is not a card is ``400``. Storage trouble (:class:`cribbage.errors.StorageError`) is
+``507`` when the SD card is full, else ``503`` (read-only, I/O error, busy, damaged), its ``cause``
+named and its message in plain words. Nothing here touches a game: handlers run after the store
 refused the change, which leaves the game as it was.
 """
 
@@ -12,7 +14,7 @@ import logging
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from cribbage.errors import CribbageError, RuleError
+from cribbage.errors import CribbageError, RuleError, StorageError
 
 log = logging.getLogger("web")
 
@@ -44,6 +46,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(CribbageError)
     def cribbage_error(exc: CribbageError):  # type: ignore[no-untyped-def]
         return error_response(400, str(exc))
+
+    @app.errorhandler(StorageError)
+    def storage_error(exc: StorageError):  # type: ignore[no-untyped-def]
+        log.error("storage trouble on %s %s: %s", request.method, request.path, exc)
+        return error_response(507 if exc.cause == "full" else 503, str(exc), cause=exc.cause)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]

@@ -6,7 +6,8 @@ imports light (argparse only) and import the heavy parts inside their handlers, 
 ``crib score`` does not pay for OpenCV or Flask.
 
 Errors the user can fix (a bad card, an illegal play, a missing file) are raised as
-:class:`cribbage.errors.CribbageError` or :class:`companion.cli.base.UsageError`; :func:`main`
+:class:`cribbage.errors.CribbageError` or :class:`companion.cli.base.UsageError`, and storage trouble
+(a full or read-only SD card, a damaged game log) as :class:`cribbage.errors.StorageError`; :func:`main`
 prints them on one line and exits with status 2, never with a traceback.
 
 >>> main(["score", "5C", "5D", "5H", "JS", "--starter", "5S"])  # doctest: +ELLIPSIS
@@ -48,13 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``crib`` with ``argv`` (default: the process arguments) and return the exit status."""
-    from cribbage.errors import CribbageError
+    from cribbage.errors import CribbageError, StorageError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         status = args.handler(args)
-    except (CribbageError, UsageError) as exc:
+    except (CribbageError, StorageError, UsageError) as exc:
         return fail(f"crib {args.command}: {exc}")
     except KeyboardInterrupt:
         return fail("interrupted", status=130)

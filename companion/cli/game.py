@@ -3,7 +3,8 @@
 ``crib game new --db PATH [--variant ...] [--target 121|61] [--players Ann,Bob] [--muggins]
 [--counting auto|claim]`` starts a game; ``crib game event --db PATH 'JSON'`` (or JSON objects
 one per line on stdin with ``--stdin``) applies events; ``crib game state --db PATH --json``
-prints the state. ``crib game log`` lists the events and ``crib game list`` the games. Every
+prints the state. ``crib game log`` lists the events and ``crib game list`` the games; ``crib game
+recover --db DAMAGED --out NEW`` copies what can still be read of a damaged log into a new one. Every
 command acts on the latest game of the database unless ``--game ID`` is given. A refused
 event prints one line naming the rule and exits 2; the database is left as it was.
 
@@ -32,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``crib game`` and its subcommands."""
     p = sub.add_parser(
         "game",
-        help="follow a game: new, event, state, log, list (SQLite event log)",
+        help="follow a game: new, event, state, log, list, recover (SQLite event log)",
         description="Follow a whole game of cribbage from table events kept in a SQLite log. "
         "See docs/game.md for every event and the state JSON.",
     )
@@ -92,6 +93,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     games.add_argument("--json", action="store_true")
     games.set_defaults(handler=run_list)
 
+    rescue = g.add_parser(
+        "recover", help="copy what can be read of a damaged game log into a new file",
+        description="Copy every game and event of a damaged game log that can still be read into "
+        "a new file (the damaged one is only read). A game keeps its events up to the first one "
+        "lost. Prints the counts; then serve the new file (rename it games.sqlite3).")
+    rescue.add_argument("--db", required=True, help="the damaged game log")
+    rescue.add_argument("--out", required=True, help="the new game log to write (must not exist)")
+    rescue.set_defaults(handler=run_recover)
+
 
 def _check_log(db: str, *, create: bool = False) -> None:
     """Refuse ``db`` unless it is a game log (or, with ``create``, a file not there yet), before
@@ -129,11 +139,15 @@ def _check_log(db: str, *, create: bool = False) -> None:
         raise UsageError(f"{db} is a SQLite database but not a game log")
 
 
-def _store(args: argparse.Namespace, *, create: bool = False) -> Any:
+def _store(args: argparse.Namespace, *, create: bool = False, writing: bool = False) -> Any:
     from cribbage.gamelog import GameStore
 
     _check_log(args.db, create=create)
-    return GameStore(args.db)
+    store = GameStore(args.db)
+    if store.damage is not None and not writing:  # a write answers "damaged" on its own
+        print(f"crib game: {store.damage}: showing what can be read; run crib game recover "
+              f"--db {args.db} --out NEW", file=sys.stderr)
+    return store
 
 
 def _game_id(store: Any, args: argparse.Namespace) -> int:
@@ -169,7 +183,7 @@ def run_new(args: argparse.Namespace) -> int:
         settings["players"] = args.players
     if args.three_for_last is not None:
         settings["three_for_last"] = args.three_for_last
-    with _store(args, create=True) as store:
+    with _store(args, create=True, writing=True) as store:
         try:
             game_id = store.new_game(settings)
         except CribbageError as exc:
@@ -235,7 +249,7 @@ def run_event(args: argparse.Namespace) -> int:
         if not args.json:
             raise UsageError("give the event as JSON, e.g. '{\"type\": \"go\", \"seat\": \"A\"}'")
         events = [_parse_event(args.json, "the event")]
-    with _store(args) as store:
+    with _store(args, writing=True) as store:
         game_id = _game_id(store, args)
         try:
             state = store.apply_many(game_id, events, source=args.source)
@@ -305,4 +319,15 @@ def run_list(args: argparse.Namespace) -> int:
             if g["winner"] else g["phase"]
         print(f"{g['id']:4d} {g['created']} {g['variant']} {', '.join(g['players'])}: "
               f"{scores} {won}")
+    return 0
+
+
+def run_recover(args: argparse.Namespace) -> int:
+    """``crib game recover``."""
+    from cribbage.recovery import recover
+
+    report = recover(args.db, args.out)
+    print(f"{report.summary()} into {args.out}")
+    for line in report.details():
+        print(f"  {line}")
     return 0

@@ -91,9 +91,10 @@ class PicoOutput(LedOutput):
                 raise OutputUnavailable(f"pico: no answer from the firmware on {port}")
 
     def ping(self, timeout: float = 1.0) -> str | None:
-        """Ask the firmware for its version and counters; restarts its sequence check."""
+        """Ask the firmware for its version and counters; restarts its sequence check and tells
+        it how many LEDs a frame has (it then refuses any longer packet at once)."""
         self.port.reset_input_buffer()
-        self.port.write(packet(PING, 0, b""))
+        self.port.write(packet(PING, 0, struct.pack("<H", self.leds)))
         self.port.flush()
         self.seq = 0
         deadline = time.monotonic() + timeout

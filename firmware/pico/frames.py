@@ -10,7 +10,9 @@ A packet (all integers little-endian)::
 The CRC-32 (zlib's, polynomial 0xEDB88320) covers kind, seq, length and payload. Kinds:
 
 * ``F`` (0x46) host → Pico: a frame, 3 bytes per LED in R, G, B order;
-* ``P`` (0x50) host → Pico: ping; the Pico answers ``V`` and restarts its sequence check;
+* ``P`` (0x50) host → Pico: ping; the Pico answers ``V`` and restarts its sequence check. Its
+  payload, when 2 bytes, is the host's LED count (u16): the Pico then takes no packet longer than
+  the host's frame;
 * ``V`` (0x56) Pico → host: ``b"cribpeg 1.0 leds=N good=.. crc=.. trunc=.. stale=.. len=.."``;
 * ``Q`` (0x51) host → Pico: leave the loop and give the REPL back (to update the firmware).
 
@@ -18,6 +20,12 @@ The CRC-32 (zlib's, polynomial 0xEDB88320) covers kind, seq, length and payload.
 drops only the first sync byte and searches again from there, so a truncated packet followed by
 a good one loses only the truncated one. A partial packet left waiting longer than
 ``stale_ms`` is dropped as truncated (see :meth:`Parser.expire`).
+
+:meth:`Parser.wanted` says how many bytes to read next without waiting for more than a valid
+packet can carry: a header whose length is over ``max_payload`` (the host's frame, once its ping
+said how long that is) is dropped at once, and a frame whose length is not the ``expected`` one
+(the last good frame's) is read one byte at a time, so a damaged length byte never makes the
+reader wait for the packet after next; it goes stale and the good frame behind it is found.
 
 >>> p = Parser()
 >>> p.feed(encode(KIND_FRAME, 7, bytes([1, 2, 3])))
@@ -100,6 +108,8 @@ class Parser:
     def __init__(self, max_payload=MAX_PAYLOAD, stale_ms=200):
         self.buf = b""
         self.max_payload = max_payload
+        self.limit = max_payload  # the most the strip can show; max_payload may be lower
+        self.expected = None  # the length of a good frame (the host's), once known
         self.stale_ms = stale_ms
         self.last_rx = 0
         self.crc_errors = 0
@@ -116,7 +126,19 @@ class Parser:
         length = self.buf[5] | (self.buf[6] << 8)
         if length > self.max_payload:
             return 1
+        if self.buf[2] == KIND_FRAME and self.expected is not None and length != self.expected:
+            return 1  # a doubtful length: only what has arrived, so it can go stale
         return max(1, HEADER + length + TRAILER - n)
+
+    def host_frame(self, length):
+        """The host's frames are ``length`` bytes (its ping said so; 0: unknown): longer
+        packets are refused at the header, and that length is the one expected."""
+        if 0 < length <= self.limit:
+            self.max_payload = length
+            self.expected = length
+        else:
+            self.max_payload = self.limit
+            self.expected = None
 
     def expire(self, now_ms):
         """The host stopped mid-packet: when a partial packet has waited more than

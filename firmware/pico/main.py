@@ -9,16 +9,20 @@ and set ``PIN``/``LEDS``/``ORDER`` below. It runs at power-up and:
 * when the host has sent nothing for ``IDLE_MS`` shows an idle pattern (the last frame at a
   quarter strength with a slow white dot running along the strip) until frames come again;
 * answers a ping (``P``) with its version and counters (``V``) and restarts the sequence check,
-  so a restarted host may begin again at 0;
+  so a restarted host may begin again at 0; a ping that carries the host's LED count sets the
+  longest packet taken to the host's frame (``host=`` in the counters);
 * ``Q`` leaves the loop and gives the REPL back (Ctrl-C is off while the loop runs, because a
   frame may hold the byte 0x03).
 
 The USB stdin of the rp2 port cannot say how many bytes are waiting, and reading more than
 have arrived blocks: the loop polls for the first byte, then reads exactly what the packet in
 progress still needs (the header, then the rest). The host writes every packet in one write, so
-these reads finish at once; only a host that dies mid-packet leaves the read waiting until it
-comes back (the strip keeps the last frame meanwhile; the late bytes then fail the CRC and the
-parser resyncs).
+these reads finish at once. A read never asks for more than a valid packet can carry: a length
+over the host's frame is refused at the header, and a frame of another length than the last good
+one is read byte by byte (see ``frames.Parser.wanted``), so one damaged length byte costs that
+frame only, and the next good frame shows when it arrives. Only a host that dies mid-packet leaves
+the read waiting until it comes back (the strip keeps the last frame meanwhile; the late bytes
+then fail the CRC and the parser resyncs).
 
 >>> fw = Firmware(FakeStrip(2), clock=lambda: 0)
 >>> fw.feed(frames.encode(frames.KIND_FRAME, 1, bytes([9, 8, 7, 6, 5, 4])), now=10)
@@ -70,12 +74,14 @@ class Firmware:
         self.good = 0
         self.stale = 0
         self.bad_length = 0
+        self.host_leds = 0  # as the host's last ping said (0: not said)
         self.quit = False
 
     def stats(self):
         p = self.parser
         return (f"{VERSION} leds={self.strip.n} good={self.good} crc={p.crc_errors}"
-                f" trunc={p.truncated} stale={self.stale} len={self.bad_length}")
+                f" trunc={p.truncated} stale={self.stale} len={self.bad_length}"
+                f" host={self.host_leds}")
 
     def feed(self, data, now=None):
         """Handle bytes from the host."""
@@ -95,11 +101,14 @@ class Firmware:
                 return
             self.last_seq = seq
             self.last_frame = payload
+            self.parser.expected = len(payload)
             self.idle_step = -1
             self.good += 1
             self.strip.show_rgb(payload)
         elif kind == frames.KIND_PING:
             self.last_seq = None
+            self.host_leds = payload[0] | (payload[1] << 8) if len(payload) == 2 else 0
+            self.parser.host_frame(3 * self.host_leds)
             if self.idle_step >= 0:  # leave the idle pattern: the host is back
                 self.idle_step = -1
                 self.strip.show_rgb(self.last_frame)

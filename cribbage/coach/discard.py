@@ -62,7 +62,6 @@ ROLES = ("dealer", "pone")
 """The seats the coach advises: the crib is ours (dealer) or an opponent's (pone)."""
 
 _BINS = 40
-_EXTRAS = np.array([0, 1, 5, 6], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +191,7 @@ def _crib_histogram(
     d = dr.shape[1]
     cls = crib_classes(4 - d)
     keys, table = crib_rank_table(d)
-    points = table[np.searchsorted(keys, sorted_key(dr))].astype(np.int64)  # (O, C)
+    points = table[np.searchsorted(keys, sorted_key(dr))]  # (O, C), int64
     rs, q = cls.rs, cls.q
     # Ways to pick the other unknown crib cards once a starter of rank rs is turned.
     pick = np.where(k[rs] > 0, (k[q] - cls.off).prod(axis=1) // cls.sym, 0)
@@ -213,11 +212,17 @@ def _crib_histogram(
     suit = ds[:, 0]
     flush = suited[:, None] * flush_by_suit[suit]
     both = flush * (jd[np.arange(options), suit][:, None] | (cls.jacks > 0)[None, :])
-    weights = np.stack([count[None, :] - nobs - flush + both, nobs - both, flush - both, both], axis=2)
-    # Impossible classes (five of a rank) weigh nothing; clipped so that they stay in their row.
-    values = np.minimum(points[:, :, None] + _EXTRAS, _BINS - 1)
-    bins = values + (np.arange(options) * _BINS)[:, None, None]
-    return np.bincount(bins.ravel(), weights.ravel(), minlength=options * _BINS).reshape(options, _BINS)
+    # One histogram row per option: each class's outcomes at +0, moved to +1 / +5 / +6 where
+    # nobs / the flush / both score (table points are capped so that +6 stays in the row).
+    bins = (points + (np.arange(options) * _BINS)[:, None]).ravel()
+    size = options * _BINS
+    hist = np.bincount(bins, (count[None, :] - nobs - flush + both).ravel(), minlength=size)
+    if nobs.any():
+        hist += np.bincount(bins + 1, (nobs - both).ravel(), minlength=size + 1)[:size]
+    if flush.any():
+        hist += np.bincount(bins + 5, (flush - both).ravel(), minlength=size + 5)[:size]
+        hist += np.bincount(bins + 6, both.ravel(), minlength=size + 6)[:size]
+    return hist.reshape(options, _BINS)
 
 
 def _stats(hist: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], ...]:
@@ -268,24 +273,18 @@ def advise_discards(
         from cribbage.coach.pegging import pegging_figure
 
         figure = pegging_figure
-    order = sorted(range(keep_at.shape[0]), key=lambda i: (-round(total[i], 9), -round(hand[i], 9)))
+    order = np.lexsort((-np.round(hand, 9), -np.round(total, 9))).tolist()
+    figures = (hand, hand_min, hand_max, hand_sd, crib, crib_min, crib_max, crib_sd, total)
+    columns = [x.tolist() for x in figures]
+    keeps, aways = keep_at.tolist(), away_at.tolist()
     options = []
     for i in order:
-        keep = tuple(dealt[j] for j in keep_at[i])
+        keep = tuple(dealt[j] for j in keeps[i])
+        h, h_min, h_max, h_sd, c, c_min, c_max, c_sd, t = (col[i] for col in columns)
         options.append(
             DiscardOption(
-                keep=keep,
-                discard=tuple(dealt[j] for j in away_at[i]),
-                hand=float(hand[i]),
-                hand_min=int(hand_min[i]),
-                hand_max=int(hand_max[i]),
-                hand_sd=float(hand_sd[i]),
-                crib=float(crib[i]),
-                crib_min=int(crib_min[i]),
-                crib_max=int(crib_max[i]),
-                crib_sd=float(crib_sd[i]),
-                total=float(total[i]),
-                pegging=None if figure is None or role is None else figure(keep, role, v.name),
+                keep, tuple(dealt[j] for j in aways[i]), h, h_min, h_max, h_sd, c, c_min, c_max, c_sd, t,
+                None if figure is None or role is None else figure(keep, role, v.name),
             )
         )
     return DiscardAdvice(dealt, role, v.name, tuple(options))

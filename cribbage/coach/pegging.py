@@ -188,11 +188,14 @@ def pegging_figure(keep: Sequence[Card], role: str, variant: str = "six-card") -
 
     ``None`` for a variant whose play is not modelled.
     """
-    rows = _table().get(variant)
-    if rows is None:
-        return None
-    row = rows.get(_key([c.rank - 1 for c in keep]))
+    row = _rows(variant).get(tuple(sorted(c.rank for c in keep)))
     return None if row is None else row[0 if role == "dealer" else 1]
+
+
+@cache
+def _rows(variant: str) -> dict[tuple[int, ...], list[float]]:
+    """The table of ``variant`` keyed by sorted ranks (1-13), for quick look-ups."""
+    return {tuple(RANKS.index(ch) + 1 for ch in key): row for key, row in _table().get(variant, {}).items()}
 
 
 def _bar(label: str) -> Callable[[int, int], None]:

@@ -105,11 +105,12 @@ def crib_classes(u: int) -> CribClasses:
 
 
 @cache
-def crib_rank_table(d: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+def crib_rank_table(d: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Rank points of every crib: ``d`` discards (rows of :func:`multisets`) by class.
 
     Returns ``(keys, table)``: ``keys`` the :func:`sorted_key` of each discard multiset in
-    the table's row order, ``table[row, class]`` the rank points of the five cards.
+    the table's row order, ``table[row, class]`` the rank points of the five cards, capped at
+    33 (only five cards of one rank, which no pack holds, score more).
     """
     discards = multisets(d).astype(np.int64)
     classes = crib_classes(4 - d)
@@ -121,4 +122,4 @@ def crib_rank_table(d: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8
         axis=1,
     )
     table = points_by_key(5)[sorted_key(every)].reshape(discards.shape[0], classes.size)
-    return sorted_key(discards), np.ascontiguousarray(table)
+    return sorted_key(discards), np.ascontiguousarray(np.minimum(table, 33).astype(np.int64))

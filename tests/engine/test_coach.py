@@ -53,6 +53,7 @@ SHOW_PY_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("dealt", "keep"), SHOW_PY_CASES)
 def test_figures_equal_every_outcome_counted_by_the_show(dealt: str, keep: str) -> None:
     """Brute force with :func:`cribbage.show.show_total`: every starter, every opponent pair."""
@@ -159,6 +160,7 @@ def published() -> dict:
     return score_distribution()
 
 
+@pytest.mark.slow
 def test_the_figures_over_many_deals_reproduce_the_published_distributions(published: dict) -> None:
     """A random deal's kept hand with a starter is a random (hand, starter) pair, and its crib
     a random (crib, starter) pair: averaged over random deals, the exact per-deal histograms

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from cribbage.errors import CardError
 
-__all__ = ["cards_array", "rank_table", "score_batch"]
+__all__ = ["cards_array", "rank_points", "rank_table", "score_batch"]
 
 _INDEX = np.arange(52, dtype=np.int32)
 _RANK0 = (_INDEX // 4).astype(np.int32)
@@ -46,6 +46,17 @@ def rank_table(n: int) -> npt.NDArray[np.uint8]:
     if n not in (4, 5):
         raise ValueError("rank tables exist for 4 and 5 cards")
     grid = np.indices((13,) * n, dtype=np.int16).reshape(n, -1)  # (n, 13**n)
+    return rank_points(grid)
+
+
+def rank_points(grid: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8]:
+    """Points from fifteens, pairs and runs of each column of ``grid``, ranks 0–12 of shape ``(n, N)``.
+
+    >>> rank_points(np.array([[4], [4], [4], [10], [4]])).tolist()  # 5 5 5 J 5
+    [28]
+    """
+    grid = np.asarray(grid, dtype=np.int16)
+    n = grid.shape[0]
     values = np.minimum(grid + 1, 10)
     points = np.zeros(grid.shape[1], dtype=np.int16)
     for k in range(2, n + 1):

@@ -1,8 +1,14 @@
-"""``crib discard``: which cards to lay away to the crib, by the hand's average count."""
+"""``crib discard``: which cards to lay away to the crib, the crib's value included.
+
+The figures come from :func:`cribbage.coach.advise_discards` (exact over every starter and
+every way the other crib cards fall); the pegging figure is a model, shown beside them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
 
 from companion.cli.base import UsageError, print_json
 
@@ -11,18 +17,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "discard",
         help="rank the ways to discard to the crib",
-        description="For the cards dealt (6, or 5 in the five- and three-player games), rank "
-        "every choice of cards to keep by the hand's average show count over all unseen "
-        "starters (the crib's value is not included).",
-        epilog="example: crib discard 5H 5S JD QC 2H 9S",
+        description="For the cards dealt (6, or 5 in the five-card, three- and four-player games), "
+        "rank every choice of cards to keep by the total for your seat: the kept hand's average "
+        "show over every unseen starter plus (dealer) or minus (pone) the crib's average over "
+        "every starter and every way the other crib cards may fall. Without a seat the kept hand "
+        "alone ranks them. The pegging column is a simulated average, never added to the total.",
+        epilog="examples: crib discard 5H 5S JD QC 2H 9S --dealer | "
+        "printf '5H 5S JD QC 2H 9S\\n' | crib discard --stdin --pone --json",
     )
-    p.add_argument("cards", nargs="+", metavar="CARD", help="the cards dealt to you")
+    p.add_argument("cards", nargs="*", metavar="CARD", help="the cards dealt to you")
+    seat = p.add_mutually_exclusive_group()
+    seat.add_argument("--dealer", dest="role", action="store_const", const="dealer",
+                      help="the crib is yours: its points add to the total")
+    seat.add_argument("--pone", dest="role", action="store_const", const="pone",
+                      help="the crib is your opponent's: its points count against you")
     p.add_argument("--keep", type=int, default=None,
                    help="cards to keep (default: 4 from 6, 3 from 5 as in the five-card game; "
                    "--keep 4 from 5 for the three- and four-player games)")
     p.add_argument("--top", type=int, default=5, help="how many choices to show (default 5)")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(handler=run)
+    p.add_argument("--stdin", action="store_true",
+                   help="read one deal a line and print one result a line (an unreadable line "
+                   "prints {\"error\": ...} and the rest go on)")
+    p.set_defaults(handler=run, role=None)
 
 
 def dealt_and_kept(dealt: int, keep: int | None) -> int:
@@ -59,20 +76,67 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def run(args: argparse.Namespace) -> int:
-    from cribbage.analysis import discard_values
-    from cribbage.cards import parse_cards
+def _variant(dealt: int, keep: int) -> str:
+    """The first variant that deals ``dealt`` and keeps ``keep`` (three-player for 4 of 5)."""
+    from cribbage.game.settings import VARIANTS
 
-    dealt = parse_cards(args.cards)
+    return next(v.name for v in VARIANTS.values() if v.dealt == dealt and v.kept == keep)
+
+
+def _advise(tokens: list[str], args: argparse.Namespace) -> Any:
+    from companion.cli.score import _cards
+    from cribbage.cards import require_distinct
+    from cribbage.coach import advise_discards
+
+    dealt = _cards(tokens)
     keep = dealt_and_kept(len(dealt), args.keep)
-    options = discard_values(dealt, keep=keep)[: max(args.top, 1)]
-    if args.json:
-        print_json({"dealt": [c.name for c in dealt], "options": options})
+    require_distinct(dealt)
+    return advise_discards(dealt, args.role, variant=_variant(len(dealt), keep))
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribbage.errors import CribbageError
+
+    top = max(args.top, 1)
+    if args.stdin:
+        if args.cards:
+            raise UsageError("give the cards either as arguments or on stdin, not both")
+        for line in sys.stdin:
+            tokens = line.replace(",", " ").split()
+            try:
+                if not tokens:
+                    raise UsageError("an empty line: no cards dealt")
+                result = _advise(tokens, args).as_dict(top)
+            except (CribbageError, UsageError) as exc:
+                result = {"error": str(exc)}
+            if args.json:
+                print_json(result)
+            elif "error" in result:
+                print(f"{' '.join(tokens)}: error: {result['error']}")
+            else:
+                best = result["options"][0]
+                print(f"{' '.join(result['dealt'])}: keep {' '.join(best['keep'])}, lay away "
+                      f"{' '.join(best['discard'])}, total {best['total']:.2f}")
         return 0
-    print(f"{'keep':<14} {'lay away':<10} {'average':>7} {'best':>5} {'worst':>5}")
-    for o in options:
-        print(
-            f"{' '.join(o['keep']):<14} {' '.join(o['discard']):<10} "
-            f"{o['average']:>7.2f} {o['best']:>5} {o['worst']:>5}"
-        )
+    if not args.cards:
+        raise UsageError("give the cards dealt (6, or 5), or --stdin")
+    advice = _advise(args.cards, args)
+    if args.json:
+        print_json(advice.as_dict(top))
+        return 0
+    _print_table(advice, top)
     return 0
+
+
+def _print_table(advice: Any, top: int) -> None:
+    total = {"dealer": "hand + crib", "pone": "hand - crib", None: "the hand alone; add --dealer or --pone"}
+    role = advice.role or "no seat given"
+    print(f"dealt: {' '.join(c.name for c in advice.dealt)}   {role}, {advice.variant} game "
+          f"(total = {total[advice.role]})")
+    print(f"{'keep':<12} {'lay away':<8} {'total':>6}  {'hand':>5} {'min-max':>7} {'sd':>4}  "
+          f"{'crib':>5} {'min-max':>7} {'sd':>4}  {'pegging':>7}")
+    for o in advice.options[:top]:
+        pegging = "-" if o.pegging is None else f"{o.pegging:.1f}"
+        print(f"{' '.join(c.name for c in o.keep):<12} {' '.join(c.name for c in o.discard):<8} "
+              f"{o.total:>6.2f}  {o.hand:>5.2f} {f'{o.hand_min}-{o.hand_max}':>7} {o.hand_sd:>4.1f}  "
+              f"{o.crib:>5.2f} {f'{o.crib_min}-{o.crib_max}':>7} {o.crib_sd:>4.1f}  {pegging:>7}")

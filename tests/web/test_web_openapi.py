@@ -47,3 +47,40 @@ def test_the_event_types_are_the_engines(api: Api) -> None:
 
     enum = spec(api)["components"]["schemas"]["Event"]["properties"]["type"]["enum"]
     assert enum == [*TABLE_TYPES, *META_TYPES]
+
+
+def _documented(schema: dict, spec_: dict) -> set[str]:
+    if "$ref" in schema:
+        schema = spec_["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return set(schema.get("properties", {}))
+
+
+def test_every_key_the_api_sends_is_documented(api: Api) -> None:
+    """A whole game at random through the API, a correction, an undo, a refusal: every key of
+    the state, of the game list and of the event records is in the OpenAPI file."""
+    import random
+
+    from cribbage.game import Settings
+    from cribbage.game.simulate import random_game
+
+    doc = spec(api)
+    schemas = doc["components"]["schemas"]
+    game_id = api.post("/api/games", {"players": ["Ann", "Bob"]}).get_json()["game_id"]
+    _, events = random_game(Settings.from_json({"players": ["Ann", "Bob"]}), random.Random(3))
+    state_keys: set[str] = set()
+    for event in events:
+        state_keys |= set(api.post(f"/api/games/{game_id}/events", event).get_json()["state"])
+    plays = [n for n, e in enumerate(events, 1) if e["type"] == "play"]
+    fixed = api.post(f"/api/games/{game_id}/events", {"type": "undo"}).get_json()
+    state_keys |= set(fixed["state"])
+    refused = api.post(f"/api/games/{game_id}/events",
+                       {"type": "correct", "event": plays[0], "with": {"type": "starter", "card": "5H"}})
+    assert refused.status_code in (400, 422)
+    error_keys = set(refused.get_json())
+    listing = api.get("/api/games").get_json()
+    records = api.get(f"/api/games/{game_id}/events").get_json()["events"]
+
+    assert state_keys <= _documented(schemas["GameState"]["properties"]["state"], doc)
+    assert set().union(*(set(g) for g in listing["games"])) <= _documented(schemas["GameSummary"], doc)
+    assert set().union(*(set(r) for r in records)) <= _documented(schemas["EventRecord"], doc)
+    assert error_keys <= _documented(schemas["Error"], doc)

@@ -186,6 +186,21 @@ def test_goes_set_aside_are_named_with_what_to_check(page: Any) -> None:
     expect(page.locator('#events li[data-event="7"]')).to_contain_text("set aside")
 
 
+def test_a_show_counted_with_a_misread_card_follows_its_correction(page: Any) -> None:
+    """Ann counted 4 4 4 10♣ as the camera saw them; her 10 was the 10♥: correcting the card
+    where it was laid carries into the show, and the Fix tab says so on the show."""
+    new_game(page, names=("Ann", "Bob"))
+    plays = [("A", "4S"), ("B", "5H"), ("A", "4H"), ("B", "5D"), ("A", "4D"), ("B", "9S"),
+             ("A", "TC"), ("B", "2C")]
+    send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "KH"},
+                       *({"type": "play", "seat": s, "card": c} for s, c in plays),
+                       {"type": "show", "seat": "A", "cards": ["4S", "4H", "4D", "TC"]},
+                       {"type": "correct", "event": 9, "with": {"type": "play", "seat": "A", "card": "TH"}}])
+    page.click("#tabs >> text=Fix")
+    expect(page.locator('#events li[data-event="11"] .carried')).to_have_text(
+        "counts 10♥ for 10♣, as corrected in the play")
+
+
 # --- 4. the board ------------------------------------------------------------------------------
 
 

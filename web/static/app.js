@@ -523,6 +523,9 @@ async function loadEvents() {
     return el("li", { class: e.superseded_by || e.set_aside ? "gone" : "", "data-event": e.id },
       seen && seen.crop ? seenThumb(seen) : null,
       el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", { class: "pts" }, pts) : null,
+      // a show counted before one of its cards was corrected where it was laid counts the corrected card
+      (e.carried || []).length ? el("div", { class: "carried" }, "counts "
+        + e.carried.map((c) => `${cardLabel(c.to)} for ${cardLabel(c.from)}`).join(", ") + ", as corrected in the play") : null,
       el("div", { class: "meta" }, `${e.source || (seen ? "camera" : "?")} · ${e.at ? new Date(e.at).toLocaleTimeString() : ""}${gone}`
         + (seen && typeof seen.confidence === "number" ? ` · ${Math.round(seen.confidence * 100)}% sure` : "")),
       canEdit ? el("button", { type: "button", class: "edit", onclick: () => openEdit(e) }, "Edit") : null);

@@ -55,6 +55,8 @@ def shoot(page: object, url: str, tabs: list[str], out: Path) -> None:
     for tab in tabs:
         page.goto(f"{url}#{tab}")  # type: ignore[attr-defined]
         page.wait_for_timeout(600)  # type: ignore[attr-defined]
+        page.evaluate("() => window.scrollTo(0, 0)")  # type: ignore[attr-defined]
+        page.wait_for_timeout(100)  # type: ignore[attr-defined]
         page.screenshot(path=str(out / f"{tab}.png"))  # type: ignore[attr-defined]
         print(f"  {tab}.png", flush=True)
 

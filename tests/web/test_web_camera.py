@@ -567,3 +567,25 @@ def test_the_lost_banner_shows_on_every_tab(page: Any, live: tuple[str, CameraTa
     expect(banner).to_be_hidden()
     page.click('#tabs a[data-tab="camera"]')
     expect(page.locator("#cam-note")).to_contain_text("ended")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_the_camera_tab_has_no_overlap_and_tap_targets_of_40_px(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    from test_web_browser_table import LAYOUT
+
+    page.locator('#tabs a[data-tab="camera"]').click()
+    page.wait_for_function("() => document.querySelector('#cam-img').naturalWidth === 640")
+    page.evaluate("() => { window.scrollTo(0, 0); document.querySelector('#toast').hidden = true; }")
+    got = page.evaluate(LAYOUT)
+    # the zones' names are drawn on the picture on purpose; nothing else may lie over anything
+    overlaps = [o for o in got["overlaps"] if not (o.startswith("span.label") and "img#cam-img" in o)]
+    assert overlaps == [], overlaps
+    assert got["small"] == [], got["small"]
+    assert not got["wide"]
+    handles = page.evaluate("""() => Array.from(document.querySelectorAll('#cam-zones .zone *'))
+      .filter((e) => getComputedStyle(e).cursor.includes('resize'))
+      .map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })""")
+    assert handles and min(handles) >= 40, handles  # a corner is dragged by a finger

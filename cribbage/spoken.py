@@ -1,7 +1,10 @@
-"""Saying a count the way players do at the table.
+"""Saying a count the way players do at the table: the show's running count (built in
+:func:`cribbage.show.spoken_count` from these words) and the points pegged in the play.
 
 >>> number_words(29)
 'twenty-nine'
+>>> join_phrases([points_words("fifteen", 2), points_words("pair", 2)])
+'fifteen for two and pair for two'
 """
 
 from __future__ import annotations
@@ -64,3 +67,46 @@ def join_phrases(phrases: list[str]) -> str:
     if len(phrases) <= 1:
         return "".join(phrases)
     return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+GO = "go"
+"""What a player says who cannot lay a card without passing 31."""
+
+PAIR_WORDS = {2: "pair", 6: "pair royal", 12: "double pair royal"}
+"""A pair in the play by its points."""
+
+POINTS_WORDS = {
+    "fifteen": "fifteen",
+    "thirty-one": "thirty-one",
+    "go": "last card",
+    "heels": "his heels",
+    "three-for-last": "three for last",
+    "muggins": "muggins!",
+    "misdeal": "misdeal penalty",
+    "adjust": "adjusted",
+    "over-claim": "over-claim pegged",
+}
+"""What each kind of award pegged outside the show is called at the table."""
+
+
+def points_words(kind: str, points: int, pegged: int | None = None) -> str:
+    """Points pegged as players say them: ``kind`` (the engine's award kind) scoring ``points``,
+    of which ``pegged`` went on the board (fewer when the game ended on them).
+
+    >>> points_words("thirty-one", 2), points_words("go", 1)
+    ('thirty-one for two', 'last card for one')
+    >>> points_words("pair", 6), points_words("run", 4), points_words("heels", 2)
+    ('pair royal for six', 'run of four for four', 'his heels for two')
+    >>> points_words("run", 5, pegged=3), points_words("claim", 12)
+    ('run of five for three', 'claims twelve')
+    """
+    said = points if pegged is None else pegged
+    if kind == "claim":
+        return f"claims {number_words(said)}"
+    if kind == "pair":
+        what = PAIR_WORDS.get(points, "pair")
+    elif kind == "run":
+        what = f"run of {run_length_words(points)}"
+    else:
+        what = POINTS_WORDS.get(kind, kind.replace("-", " "))
+    return f"{what} for {number_words(said)}"

@@ -1,7 +1,8 @@
 """The latest scoring in words, as the table would say it: ``"Bob: fifteen two and a pair is four"``.
 
 A show is said as its running count (the engine's spoken count); points in the play as the
-players peg them ("fifteen for two"); anything else by its name.
+players peg them ("fifteen for two", "last card for one"); anything else by its name. The words
+are the engine's (:mod:`cribbage.spoken`), which ``crib serve --voice`` says aloud too.
 
 >>> state = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
 ...          "last": [{"seat": "B", "kind": "fifteen", "cards": ["5S", "TS"], "points": 2}],
@@ -23,21 +24,8 @@ from typing import Any
 
 from cribbage.cards import parse_card
 from cribbage.errors import CribbageError
-from cribbage.spoken import number_words
+from cribbage.spoken import points_words
 from web.counted import last_count
-
-PLAY_WORDS = {
-    "fifteen": "fifteen",
-    "thirty-one": "thirty-one",
-    "go": "go (last card)",
-    "heels": "his heels",
-    "three-for-last": "three for last",
-    "muggins": "muggins!",
-    "misdeal": "misdeal penalty",
-    "adjust": "adjusted",
-    "over-claim": "over-claim pegged",
-}
-PAIR_WORDS = {2: "a pair", 6: "a pair royal", 12: "a double pair royal"}
 
 
 def _key(items: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], int]]:
@@ -45,16 +33,8 @@ def _key(items: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], int]]:
 
 
 def _item_words(item: dict[str, Any], state: dict[str, Any] | None = None) -> str:
-    kind, points = str(item.get("kind")), int(item.get("pegged", item.get("points", 0)))
-    if kind == "claim":
-        return f"claims {number_words(points)}"
-    if kind == "pair":
-        what = PAIR_WORDS.get(int(item.get("points", 0)), "a pair")
-    elif kind == "run":
-        what = f"a run of {number_words(int(item.get('points', 0)))}"
-    else:
-        what = PLAY_WORDS.get(kind, kind.replace("-", " "))
-    text = f"{what} for {number_words(points)}"
+    kind = str(item.get("kind"))
+    text = points_words(kind, int(item.get("points", 0)), int(item.get("pegged", item.get("points", 0))))
     if item.get("reason") and item.get("reason") != kind:
         text += f" ({reason_words(str(item['reason']), state)})"
     return text

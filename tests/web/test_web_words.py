@@ -152,3 +152,13 @@ def test_history_lists_sides_in_seat_order_with_their_own_scores() -> None:
     assert [s["score"] for s in summary["side_scores"]] == [25, 29]
     two = game_summary({"id": 1, "players": ["Alice", "Bob"], "scores": {"A": 25, "B": 29}})
     assert two["line"] == "Alice v Bob" and two["score"] == "25–29"
+
+
+def test_points_in_the_play_are_said_as_players_peg_them(api: Api) -> None:
+    """The page's words for the play are the engine's (``cribbage.spoken``), which the voice says."""
+    game = api.new_game(players=["Ann", "Bob"])
+    said = [api.event(game, event)["state"]["said"] for event in DEAL[:11]]
+    assert said[3] == "Bob: fifteen for two"
+    assert said[4] == "Ann: pair for two"
+    assert said[7] == "Bob: last card for one"  # Ann said go at thirty; Bob pegs his last card
+    assert said[10] == "Bob: last card for one"  # the last card of the play

@@ -84,6 +84,7 @@ class ServeConfig:
     buttons: bool = False
     camera: str | None = None
     zones: Path | None = None
+    voice: str | None = None  # the count aloud: espeak, wav:DIR, none (companion.voice)
     web: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -113,6 +114,7 @@ class ServeConfig:
             buttons=args.buttons,
             camera=getattr(args, "camera", None),
             zones=Path(args.zones).expanduser() if getattr(args, "zones", None) else None,
+            voice=getattr(args, "voice", None),
         )
 
 
@@ -757,6 +759,10 @@ def serve(config: ServeConfig) -> int:
         companion = Companion.build(config)
     except (OSError, RuntimeError, ValueError, ImportError) as exc:  # incl. OutputUnavailable
         raise UsageError(f"cannot start: {exc}") from exc
+    if config.voice:
+        from companion.voice import attach_voice
+
+        attach_voice(companion, config.voice)
     app = build_app(config, companion)
     try:
         server = make_server(config, app)

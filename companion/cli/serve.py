@@ -4,6 +4,7 @@
     crib serve --demo                # a demo deal plays itself; LEDs drawn on the page
     crib serve --camera picamera2    # follow the game from the Pi camera (docs/tracking.md)
     crib serve --host 0.0.0.0 --port 8121 --data ~/crib --leds sim --pin 4321
+    crib serve --voice               # say each score aloud with espeak-ng (docs/voice.md)
 
 The page is served by waitress (never Flask's debug server) and logs go to stderr.
 """
@@ -11,6 +12,7 @@ The page is served by waitress (never Flask's debug server) and logs go to stder
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from companion.cli.base import UsageError
 
@@ -57,6 +59,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="server threads (default: live pages + 8; each live page holds one)")
     p.add_argument("--max-live", type=int, default=64, metavar="N",
                    help="pages following live at once; more fall back to polling (default 64)")
+    p.add_argument("--voice", nargs="?", const="espeak", default=None, metavar="VOICE",
+                   help="say each score aloud: espeak (the default when given bare; espeak:en-us "
+                   "picks the espeak-ng voice), wav:DIR (each line a WAV file in DIR) or none "
+                   "(see docs/voice.md)")
     p.set_defaults(handler=run)
 
 
@@ -73,5 +79,21 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-live must be at least 1")
     if args.threads is not None and args.threads < 2:
         raise UsageError("--threads must be at least 2")
+    if args.voice is not None:
+        check_voice(args.voice)
     config = ServeConfig.from_args(args)
     return serve(config)
+
+
+def check_voice(spec: str) -> None:
+    """A ``--voice`` that names no voice, or a ``wav:DIR`` that cannot be made, is a usage error."""
+    from companion.voice import check_spec
+
+    try:
+        kind, _, arg = check_spec(spec).partition(":")
+        if kind == "wav":
+            Path(arg).expanduser().mkdir(parents=True, exist_ok=True)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise UsageError(f"--voice {spec}: cannot make the folder ({exc.strerror})") from exc

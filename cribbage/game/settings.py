@@ -68,8 +68,8 @@ class Variant:
         return tuple((seat_letter(i), (i,)) for i in range(self.seats))
 
     def to_json(self) -> dict[str, Any]:
-        """What a table needs to set the variant up: seat letters, sides, cards kept, the usual
-        target and the rules of its play.
+        """What a table needs to set the variant up: seat letters, sides, cards a hand keeps and
+        the usual target.
 
         >>> VARIANTS["three-player"].to_json()["sides"][2]
         {'id': 'C', 'seats': ['C']}
@@ -80,13 +80,8 @@ class Variant:
                 {"id": side, "seats": [seat_letter(i) for i in seats]} for side, seats in self.sides
             ],
             "partners": self.partners,
-            "dealt": self.dealt,
-            "discard": self.discard,
             "kept": self.kept,
-            "crib_from_pack": self.crib_from_pack,
             "target": self.target,
-            "three_for_last": self.three_for_last,
-            "single_series": self.single_series,
         }
 
 

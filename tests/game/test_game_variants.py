@@ -125,7 +125,7 @@ def test_variants_are_built_with_keywords():
     from cribbage.game.settings import VARIANTS, Variant
 
     with pytest.raises(TypeError):
-        Variant("six-card", 2, 6, 2, 4)  # type: ignore[misc]
+        Variant("six-card", 2, 6, 2, 4, 0, 121, False, False, False)  # type: ignore[misc]
     five = VARIANTS["five-card"]
     assert (five.seats, five.dealt, five.discard, five.kept, five.target) == (2, 5, 2, 3, 61)
     assert five.three_for_last and five.single_series and not five.partners

@@ -18,13 +18,12 @@ hole 61. :meth:`BoardLayout.hole_for_score` does this mapping.
 
 Skunk lines
 -----------
-A skunk line "at N" is drawn between hole N and N+1: a loser whose score is N or less is
-skunked. RULES.md §9: "below 91 is skunked, below 61 double-skunked" gives lines at 90 and 60
-for 121 points. For 61 points the issue says 30 and RULES.md says "the skunk line is 31"; read
-the same way as "below 91" that is "below 31", the line between 30 and 31, so both texts agree
-on a loser with 30 or less. The default is therefore ``(30,)``; pass ``skunk_lines=(31,)`` to
-:meth:`BoardLayout.standard` for the other reading. On the 61-hole board the 121-point game's
-line at 90 falls on hole 30 of the second lap, the same hole as the 61-point line.
+The game's settings hold the skunk lines (:data:`cribbage.game.settings.SKUNK_LINES`, RULES.md
+§9): a loser **below** 91 is skunked, below 61 double-skunked, below 31 in a 61-point game.
+The board draws a line "below N" between hole N-1 and hole N (:func:`line_after_hole`), so a
+:class:`SkunkLine` is ``after`` 90 and 60 (after 30 at 61 points): a loser at ``after`` or less
+is skunked. On the 61-hole board the 121-point game's line after 90 falls on hole 30 of the
+second lap, the same hole as the 61-point line.
 
 Geometry (millimetres, x to the right, y **down** from the board's top-left corner, as in SVG)
 -------------------------------------------------------------------------------------------
@@ -60,6 +59,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cribbage.game.settings import skunk_lines as game_skunk_lines
+
 __all__ = [
     "SEATS",
     "BoardLayout",
@@ -68,6 +69,7 @@ __all__ = [
     "SkunkLine",
     "Street",
     "Strip",
+    "line_after_hole",
     "seat_track",
 ]
 
@@ -214,12 +216,11 @@ class BoardLayout:
         wiring: Wiring = "snake",
         *,
         target: int = 121,
-        skunk_lines: tuple[int, ...] | None = None,
         geometry: Geometry | None = None,
     ) -> BoardLayout:
         """A standard board: ``tracks`` 2 or 3, ``laps`` 1 (121 holes) or 2 (61 holes),
-        ``wiring`` "snake" or "per-track", a game to ``target`` (121 or 61) points and the skunk
-        lines (scores; default (90, 60) for 121, (30,) for 61).
+        ``wiring`` "snake" or "per-track", a game to ``target`` (121 or 61) points, with the
+        game's skunk lines for that target.
 
         >>> BoardLayout.standard(tracks=3).led_count
         366
@@ -240,11 +241,7 @@ class BoardLayout:
         per_lap = 120 // laps
         if target > 2 * per_lap + 1 or (laps == 1 and target not in (61, 121)):
             raise ValueError(f"a {per_lap + 1}-hole board cannot hold a {target}-point game")
-        chosen = skunk_lines if skunk_lines is not None else _default_skunk(target)
-        lines = tuple(sorted(chosen))
-        for score in lines:
-            if not 1 <= score < target - 1:
-                raise ValueError(f"skunk line {score} is outside a {target}-point game")
+        lines = sorted(line_after_hole(below) for below in game_skunk_lines(target) if below is not None)
 
         groups = per_lap // ROW_HOLES
         group_height = tracks * geo.lane_pitch
@@ -430,5 +427,11 @@ class BoardLayout:
         return json.dumps(self.to_dict(), indent=indent)
 
 
-def _default_skunk(target: int) -> tuple[int, ...]:
-    return (90, 60) if target == 121 else (30,)
+def line_after_hole(below: int) -> int:
+    """The score after which a skunk line "below ``below``" (the game's settings) is drawn:
+    between that hole and the next, so a loser at that score or less is skunked.
+
+    >>> line_after_hole(91), line_after_hole(61), line_after_hole(31)
+    (90, 60, 30)
+    """
+    return below - 1

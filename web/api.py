@@ -19,6 +19,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file,
 from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import CribbageError, InputError, RuleError
 from cribbage.game.limits import MAX_EVENT_BYTES, load_json
+from cribbage.game.settings import COLOURS, VARIANTS
 from web import WebContext
 from web.board import board_svg
 from web.chart import score_chart
@@ -156,6 +157,8 @@ def get_session() -> Response:
         companion=c.table.status(),
         live_streams=c.hub.open_streams,
         max_streams=c.hub.max_streams,
+        variants={name: variant.to_json() for name, variant in VARIANTS.items()},
+        colours=list(COLOURS),
     )
 
 

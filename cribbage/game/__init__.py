@@ -11,11 +11,13 @@ rules forbid with a :class:`~cribbage.errors.RuleError` naming the rule.
 """
 
 from cribbage.game.events import META_TYPES, TABLE_TYPES, normalize
-from cribbage.game.game import Award, Game, resolve
-from cribbage.game.settings import VARIANTS, Settings, Variant, skunk_lines
+from cribbage.game.game import HANDLERS, Award, Game, resolve
+from cribbage.game.settings import SKUNK_LINES, VARIANTS, Settings, Variant, skunk_lines
 
 __all__ = [
+    "HANDLERS",
     "META_TYPES",
+    "SKUNK_LINES",
     "TABLE_TYPES",
     "VARIANTS",
     "Award",

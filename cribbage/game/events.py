@@ -49,7 +49,8 @@ TABLE_TYPES = (
     "dealer", "cut", "new-deal", "hand", "discard", "crib-card", "starter", "play", "go",
     "show", "crib", "muggins", "adjust", "misdeal",
 )
-"""Events that happen at the table and change the game."""
+"""Events that happen at the table and change the game; each is applied by its handler in
+:data:`cribbage.game.game.HANDLERS` (a test checks the two lists agree)."""
 META_TYPES = ("correct", "undo")
 """Events about other events: they supersede earlier ones, and the game is folded again."""
 SEEN_TYPES = ("starter", "play", "show", "crib", "crib-card", "go")

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,20 +37,19 @@ from cribbage.cards import PACK, Card, parse_card, parse_cards
 from cribbage.errors import RuleError
 from cribbage.game.deal import Deal
 from cribbage.game.events import META_TYPES, normalize
-from cribbage.game.settings import Settings, skunk_lines
+from cribbage.game.settings import Settings, seat_letter, skunk_lines, skunk_of
 from cribbage.items import Item
 from cribbage.play import Award as PlayAward
 from cribbage.play import Play
 from cribbage.show import score_hand
 
-__all__ = ["Award", "Game", "resolve"]
+__all__ = ["HANDLERS", "Award", "Game", "resolve"]
 
 _CARD_MEMO: dict[int, Any] = {id(c): c for c in PACK}
 _GAME_POINTS = {None: 1, "skunk": 2, "double": 4}
 
 
-def _letter(seat: int) -> str:
-    return chr(65 + seat)
+_letter = seat_letter
 
 
 def _names(cards: Iterable[Card]) -> list[str]:
@@ -396,8 +395,7 @@ class Game:
             self.pending = []
         self._awards = []
         before = dict(self.scores)
-        handler = getattr(self, "_on_" + kind.replace("-", "_"))
-        handler(number, event)
+        HANDLERS[kind](self, number, event)
         for side in self.side_ids:
             if self.scores[side] != before[side]:
                 self.backs[side] = before[side]
@@ -431,11 +429,7 @@ class Game:
         self.phase = "over"
         self.pending = []
         runner_up = max(s for k, s in self.scores.items() if k != side)
-        line, double = skunk_lines(self.settings.target)
-        if double is not None and runner_up < double:
-            self.skunk = "double"
-        elif runner_up < line:
-            self.skunk = "skunk"
+        self.skunk = skunk_of(self.settings.target, runner_up)
         if self.deal is not None:
             self.history.append(self._deal_summary(self.deal))
 
@@ -1118,3 +1112,27 @@ class Game:
             "set_aside": list(self.set_aside),
             "carried": list(self.carried),
         }
+
+
+Handler = Callable[[Game, int, dict[str, Any]], None]
+"""A table event's handler: the game, the event's number in the log and the normalized event."""
+
+HANDLERS: dict[str, Handler] = {
+    "dealer": Game._on_dealer,
+    "cut": Game._on_cut,
+    "new-deal": Game._on_new_deal,
+    "hand": Game._on_hand,
+    "discard": Game._on_discard,
+    "crib-card": Game._on_crib_card,
+    "starter": Game._on_starter,
+    "play": Game._on_play,
+    "go": Game._on_go,
+    "show": Game._on_show,
+    "crib": Game._on_crib,
+    "muggins": Game._on_muggins,
+    "adjust": Game._on_adjust,
+    "misdeal": Game._on_misdeal,
+}
+"""The method that applies each table event (:data:`~cribbage.game.events.TABLE_TYPES`), in
+the order of that list; ``correct`` and ``undo`` are not applied but fold the log again
+(:meth:`Game.apply`)."""

@@ -25,15 +25,23 @@ from typing import Any
 from cribbage.errors import RuleError
 from cribbage.game.limits import check_text, shown
 
-__all__ = ["COLOURS", "VARIANTS", "Settings", "Variant", "skunk_lines"]
+__all__ = [
+    "COLOURS", "SKUNK_LINES", "VARIANTS", "Settings", "Variant", "seat_letter", "skunk_lines",
+    "skunk_of",
+]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Variant:
-    """How one variant deals and plays.
+    """How one variant deals and plays; built with keywords, one row of :data:`VARIANTS`.
 
     ``dealt`` cards to each seat, ``discard`` of them laid away to the crib, ``kept`` shown,
-    ``crib_from_pack`` cards dealt straight to the crib (one in the three-player game).
+    ``crib_from_pack`` cards dealt straight to the crib (one in the three-player game),
+    ``target`` the usual game, ``three_for_last`` and ``single_series`` the five-card game's
+    play, ``partners`` seats A and C against B and D.
+
+    >>> VARIANTS["four-player"].sides
+    (('AC', (0, 2)), ('BD', (1, 3)))
     """
 
     name: str
@@ -41,25 +49,61 @@ class Variant:
     dealt: int
     discard: int
     kept: int
-    crib_from_pack: int
-    target: int
-    three_for_last: bool
-    single_series: bool
-    partners: bool
+    crib_from_pack: int = 0
+    target: int = 121
+    three_for_last: bool = False
+    single_series: bool = False
+    partners: bool = False
 
     @property
     def crib_size(self) -> int:
         """Cards in the crib: always four."""
         return self.seats * self.discard + self.crib_from_pack
 
+    @property
+    def sides(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """``(side id, seats)`` for each side that scores: a seat, or a partnership ``AC``/``BD``."""
+        if self.partners:
+            return (("AC", (0, 2)), ("BD", (1, 3)))
+        return tuple((seat_letter(i), (i,)) for i in range(self.seats))
+
+    def to_json(self) -> dict[str, Any]:
+        """What a table needs to set the variant up: seat letters, sides, cards a hand keeps and
+        the usual target.
+
+        >>> VARIANTS["three-player"].to_json()["sides"][2]
+        {'id': 'C', 'seats': ['C']}
+        """
+        return {
+            "seats": [seat_letter(i) for i in range(self.seats)],
+            "sides": [
+                {"id": side, "seats": [seat_letter(i) for i in seats]} for side, seats in self.sides
+            ],
+            "partners": self.partners,
+            "kept": self.kept,
+            "target": self.target,
+        }
+
+
+def seat_letter(seat: int) -> str:
+    """The letter a seat number goes by at the table: 0 is A.
+
+    >>> seat_letter(0), seat_letter(3)
+    ('A', 'D')
+    """
+    return chr(65 + seat)
+
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("six-card", 2, 6, 2, 4, 0, 121, False, False, False),
-        Variant("five-card", 2, 5, 2, 3, 0, 61, True, True, False),
-        Variant("three-player", 3, 5, 1, 4, 1, 121, False, False, False),
-        Variant("four-player", 4, 5, 1, 4, 0, 121, False, False, True),
+        Variant(name="six-card", seats=2, dealt=6, discard=2, kept=4),
+        Variant(
+            name="five-card", seats=2, dealt=5, discard=2, kept=3, target=61,
+            three_for_last=True, single_series=True,
+        ),
+        Variant(name="three-player", seats=3, dealt=5, discard=1, kept=4, crib_from_pack=1),
+        Variant(name="four-player", seats=4, dealt=5, discard=1, kept=4, partners=True),
     )
 }
 """The variants by name; ``six-card`` is the default."""
@@ -73,16 +117,34 @@ COUNTING = ("auto", "claim")
 OVERCLAIM = ("refuse", "peg")
 
 
-def skunk_lines(target: int) -> tuple[int, int | None]:
-    """The skunk line and the double-skunk line for a target (RULES.md, rule 9).
+SKUNK_LINES: dict[int, tuple[int, int | None]] = {121: (91, 61), 61: (31, None)}
+"""The skunk and double-skunk lines by target (RULES.md, rule 9): a loser **below** the first
+is skunked, below the second double-skunked. A 61-point game has no double line. The board's
+LEDs and drawing read these (``firmware.layout``)."""
 
-    A loser below the skunk line is skunked; below the double line double-skunked. RULES.md
-    gives 31 as the skunk line of a 61-point game and no double line for it.
+
+def skunk_lines(target: int) -> tuple[int, int | None]:
+    """The skunk line and the double-skunk line for a target (:data:`SKUNK_LINES`).
 
     >>> skunk_lines(121), skunk_lines(61)
     ((91, 61), (31, None))
     """
-    return (91, 61) if target == 121 else (31, None)
+    return SKUNK_LINES[target]
+
+
+def skunk_of(target: int, runner_up: int) -> str | None:
+    """How a game to ``target`` won with the best loser on ``runner_up`` points counts:
+    ``"double"``, ``"skunk"`` or None.
+
+    >>> skunk_of(121, 60), skunk_of(121, 90), skunk_of(121, 91), skunk_of(61, 0)
+    ('double', 'skunk', None, 'skunk')
+    """
+    line, double = skunk_lines(target)
+    if double is not None and runner_up < double:
+        return "double"
+    if runner_up < line:
+        return "skunk"
+    return None
 
 
 def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
@@ -141,7 +203,7 @@ class Settings:
             check_text(name, f"players[{k}]")
         players = [p.strip() for p in players]
         if not players:
-            players = [f"Player {chr(65 + i)}" for i in range(variant.seats)]
+            players = [f"Player {seat_letter(i)}" for i in range(variant.seats)]
         if len(players) != variant.seats or not all(players):
             raise RuleError(
                 f"the {name} game has {variant.seats} players, not {len(players)}",
@@ -166,7 +228,7 @@ class Settings:
                 "colours are a list of CSS colours (#rgb, #rrggbb or a name like red)",
                 rule="settings",
             )
-        sides = 2 if variant.partners else variant.seats
+        sides = len(variant.sides)
         colours = [c.strip() for c in colours][:sides]
         return cls(
             variant=variant,
@@ -200,13 +262,9 @@ class Settings:
     @property
     def sides(self) -> list[tuple[str, str]]:
         """``(side id, name)`` for each side that scores: a seat, or a partnership ``AC``/``BD``."""
-        letters = [chr(65 + i) for i in range(self.seats)]
-        if self.variant.partners:
-            return [
-                ("AC", f"{self.players[0]} & {self.players[2]}"),
-                ("BD", f"{self.players[1]} & {self.players[3]}"),
-            ]
-        return list(zip(letters, self.players, strict=True))
+        return [
+            (side, " & ".join(self.players[i] for i in seats)) for side, seats in self.variant.sides
+        ]
 
     def side_of(self, seat: int) -> str:
         """The side a seat number scores for.
@@ -214,6 +272,4 @@ class Settings:
         >>> Settings.from_json({"variant": "four-player"}).side_of(3)
         'BD'
         """
-        if self.variant.partners:
-            return "AC" if seat % 2 == 0 else "BD"
-        return chr(65 + seat)
+        return next(side for side, seats in self.variant.sides if seat in seats)

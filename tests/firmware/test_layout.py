@@ -8,6 +8,8 @@ import math
 
 import pytest
 
+from cribbage.game import settings
+from cribbage.game.settings import skunk_lines
 from firmware.layout import BoardLayout, seat_track
 
 BOARDS = list(itertools.product((2, 3), (1, 2), ("snake", "per-track")))
@@ -70,11 +72,11 @@ def test_numbering_streets_and_scores() -> None:
         seat_track("D")
 
 
-def test_skunk_lines_follow_the_rules_and_are_a_setting() -> None:
+def test_skunk_lines_follow_the_rules() -> None:
     assert [s.after for s in BoardLayout.standard().skunk_lines] == [60, 90]
-    assert [s.after for s in BoardLayout.standard(laps=2, target=61).skunk_lines] == [30]
-    other = BoardLayout.standard(laps=2, target=61, skunk_lines=(31,))
-    assert [(s.after, s.hole) for s in other.skunk_lines] == [(31, 31)]
+    assert [(s.after, s.hole) for s in BoardLayout.standard(laps=2, target=61).skunk_lines] == [
+        (30, 30)
+    ]
     # the 121-point line at 90 on a 61-hole board is hole 30 of lap 2
     line90 = BoardLayout.standard(laps=2).skunk_lines[1]
     assert (line90.after, line90.hole, line90.lap) == (90, 30, 2)
@@ -86,8 +88,26 @@ def test_skunk_lines_follow_the_rules_and_are_a_setting() -> None:
             a, b = board.hole(t, line.hole), board.hole(t, line.hole + 1)
             assert math.isclose((x1 + x2) / 2, (a.x + b.x) / 2)
             assert math.isclose((y1 + y2) / 2, (a.y + b.y) / 2)
-    with pytest.raises(ValueError):
-        BoardLayout.standard(skunk_lines=(130,))
+
+
+@pytest.mark.parametrize("target", [121, 61])
+def test_the_board_draws_the_games_skunk_lines(target: int) -> None:
+    """A loser below the game's line is skunked; the board's line follows the hole before it."""
+    for laps in (1, 2):
+        board = BoardLayout.standard(laps=laps, target=target)
+        lines = sorted(below for below in skunk_lines(target) if below is not None)
+        assert [s.after + 1 for s in board.skunk_lines] == lines
+        for below in lines:
+            assert board.skunked(below - 1) > board.skunked(below)
+
+
+def test_the_board_reads_the_skunk_lines_from_the_games_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(settings.SKUNK_LINES, 121, (101, 51))
+    monkeypatch.setitem(settings.SKUNK_LINES, 61, (41, None))
+    assert [s.after for s in BoardLayout.standard().skunk_lines] == [50, 100]
+    assert [s.after for s in BoardLayout.standard(laps=2, target=61).skunk_lines] == [40]
 
 
 def test_bad_boards_are_refused() -> None:

@@ -207,3 +207,14 @@ def test_a_go_is_judged_on_the_dealt_hand_when_the_discards_are_unknown():
     # A keeps 2 of 2D 3D 4D KC (two were laid away): at most one is too big, so one fits
     assert "holds 2 of" in refused(game, "A go", "go")
     assert run(game, "A 4D").scores == {"A": 3 + 2, "B": 0}  # a run of three, then 31
+
+
+def test_every_table_event_has_its_handler_and_every_handler_an_event():
+    from cribbage.game.events import META_TYPES, TABLE_TYPES
+    from cribbage.game.game import HANDLERS, Game
+
+    assert list(HANDLERS) == list(TABLE_TYPES)
+    assert not set(HANDLERS) & set(META_TYPES)
+    for kind, handler in HANDLERS.items():
+        assert getattr(Game, handler.__name__) is handler, kind
+        assert handler.__name__ == "_on_" + kind.replace("-", "_")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cribbage.cards import parse_card, parse_cards
+from cribbage.game import settings
 from cribbage.show import score_hand
 
 from .helpers import explained, new, refused, run
@@ -103,6 +106,14 @@ def test_skunk_line_at_61_follows_rules_md():
     assert _won(61, 30).skunk == "skunk"
     assert _won(61, 0).skunk == "skunk"  # no double line in a 61-point game
     assert _won(61, 0).to_json()["skunk_lines"] == {"skunk": 31, "double": None}
+
+
+def test_the_game_reads_its_skunk_lines_from_the_settings(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(settings.SKUNK_LINES, 121, (101, 71))
+    assert _won(121, 100).skunk == "skunk"
+    assert _won(121, 101).skunk is None
+    assert _won(121, 70).skunk == "double"
+    assert _won(121, 70).to_json()["skunk_lines"] == {"skunk": 101, "double": 71}
 
 
 def test_misdeal_voids_the_deal_and_pegs_two_to_the_pone():

@@ -119,3 +119,31 @@ def test_four_players_muggins_callers_are_the_other_partnership():
     refused(game, {"type": "muggins", "seat": "D"}, "muggins")
     game = run(game, {"type": "muggins", "seat": "C"})
     assert game.scores == {"AC": 2, "BD": 0}
+
+
+def test_variants_are_built_with_keywords():
+    from cribbage.game.settings import VARIANTS, Variant
+
+    with pytest.raises(TypeError):
+        Variant("six-card", 2, 6, 2, 4, 0, 121, False, False, False)  # type: ignore[misc]
+    five = VARIANTS["five-card"]
+    assert (five.seats, five.dealt, five.discard, five.kept, five.target) == (2, 5, 2, 3, 61)
+    assert five.three_for_last and five.single_series and not five.partners
+    three = VARIANTS["three-player"]
+    assert (three.crib_from_pack, three.crib_size, three.partners) == (1, 4, False)
+    assert all(v.crib_size == 4 for v in VARIANTS.values())
+
+
+def test_a_variant_names_its_seats_and_sides():
+    from cribbage.game.settings import VARIANTS
+
+    assert VARIANTS["four-player"].to_json()["sides"] == [
+        {"id": "AC", "seats": ["A", "C"]}, {"id": "BD", "seats": ["B", "D"]},
+    ]
+    three = VARIANTS["three-player"].to_json()
+    assert three["seats"] == ["A", "B", "C"] and [s["id"] for s in three["sides"]] == ["A", "B", "C"]
+    assert VARIANTS["five-card"].to_json()["kept"] == 3
+    for name, variant in VARIANTS.items():
+        settings = Settings.from_json({"variant": name})
+        assert [side for side, _ in settings.sides] == [s["id"] for s in variant.to_json()["sides"]]
+        assert len(settings.colours) == len(variant.sides)

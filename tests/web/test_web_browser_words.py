@@ -2,8 +2,8 @@
 letters; the badge beside a name never hides it; the winner at the top; counting a hand says
 what Send does; a refused Send keeps its cards for that action only; muggins keeps what was
 missed to itself while the window is open; the history lists sides in seat order; the New form
-says who partners whom; and no text overlaps another, every tap target at least 40 px, at 320,
-390 and 768 px wide.
+says who partners whom, with the seats, sides and colours the server's settings give; and no
+text overlaps another, every tap target at least 40 px, at 320, 390 and 768 px wide.
 
 Skipped, with the reason, when Chromium or Playwright is missing.
 """
@@ -260,6 +260,58 @@ def test_the_four_player_form_says_who_partners_whom(page: Any) -> None:
     expect(page.locator("#partners")).to_have_text("Partners: Ann & Cat v Bob & Dan")
     inputs.nth(2).fill("Cy")
     expect(page.locator("#partners")).to_have_text("Partners: Ann & Cy v Bob & Dan")
+
+
+def _new_form_shows(page: Any, variant: str, seats: list[str], colours: list[str], target: int) -> None:
+    page.select_option('#new-form select[name="variant"]', variant)
+    labels = page.locator("#players label")
+    expect(labels).to_have_count(len(seats))
+    for i, seat in enumerate(seats):
+        expect(labels.nth(i)).to_contain_text(f"Seat {seat}")
+    swatches = page.locator('#players input[name="colour"]')
+    expect(swatches).to_have_count(len(colours))
+    for i, colour in enumerate(colours):
+        expect(swatches.nth(i)).to_have_value(colour)
+    expect(page.locator('#new-form select[name="target"]')).to_have_value(str(target))
+
+
+def test_the_new_form_sets_up_the_engines_variants(page: Any) -> None:
+    from cribbage.game.settings import COLOURS, VARIANTS
+
+    page.click("#tabs >> text=New")
+    for name, variant in VARIANTS.items():
+        seats = [chr(65 + i) for i in range(variant.seats)]
+        _new_form_shows(page, name, seats, list(COLOURS[: len(variant.sides)]), variant.target)
+
+
+def test_the_new_form_follows_the_served_settings(browser: Any, server: str) -> None:
+    """Seats, sides, colours and target come from ``GET /api/session``, not from the page."""
+    import json
+
+    colours = ["#112233", "#445566", "#778899", "#aabbcc"]
+
+    def serve(route: Any) -> None:
+        session = route.fetch().json()
+        session["colours"] = colours
+        session["variants"]["six-card"] = {
+            "seats": ["A", "B", "C"], "partners": False, "kept": 4, "target": 61,
+            "sides": [{"id": s, "seats": [s]} for s in "ABC"],
+        }
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(session))
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route("**/api/session", serve)
+    page.goto(server + "#new")
+    _new_form_shows(page, "three-player", ["A", "B", "C"], colours[:3], 121)
+    _new_form_shows(page, "six-card", ["A", "B", "C"], colours[:3], 61)
+    _new_form_shows(page, "four-player", ["A", "B", "C", "D"], colours[:2], 121)
+    expect(page.locator("#partners")).to_have_text("Partners: Alice & Carol v Bob & Dave")
+    context.close()
+    assert errors == [], errors
 
 
 # --- 9. a count of nothing is said ---------------------------------------------------------------

@@ -84,3 +84,18 @@ def test_every_key_the_api_sends_is_documented(api: Api) -> None:
     assert set().union(*(set(g) for g in listing["games"])) <= _documented(schemas["GameSummary"], doc)
     assert set().union(*(set(r) for r in records)) <= _documented(schemas["EventRecord"], doc)
     assert error_keys <= _documented(schemas["Error"], doc)
+
+
+def test_the_session_and_its_variants_are_documented(api: Api) -> None:
+    """The session carries the engine's variants and colours; every key of it is documented."""
+    from cribbage.game.settings import COLOURS, VARIANTS
+
+    doc = spec(api)
+    schemas = doc["components"]["schemas"]
+    session = api.get("/api/session").get_json()
+    assert set(session) <= _documented(schemas["Session"], doc)
+    assert session["variants"] == {name: v.to_json() for name, v in VARIANTS.items()}
+    assert session["colours"] == list(COLOURS)
+    for variant in session["variants"].values():
+        assert set(variant) <= _documented(schemas["Variant"], doc)
+    assert schemas["Settings"]["properties"]["variant"]["enum"] == list(VARIANTS)

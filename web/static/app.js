@@ -16,6 +16,7 @@ const app = {
   follow: !document.body.dataset.game,   // follow the latest game unless a game page was opened
   state: null, events: [], boardKey: null, es: null, pollTimer: null, lastJson: "",
   seat: null, act: "play", picked: [], refused: false,
+  variants: {}, colours: [],  // the engine's variants and default peg colours (GET /api/session)
 };
 
 /* ---------- helpers ---------- */
@@ -67,6 +68,7 @@ async function send(method, path, body) {
 async function refreshSession() {
   const s = await api("GET", "/api/session");
   app.csrf = s.csrf;
+  app.variants = s.variants || {}; app.colours = s.colours || [];
   document.body.dataset.pin = s.pin;
   document.body.dataset.unlocked = s.unlocked ? "yes" : "no";
   showUnlock(false);
@@ -89,7 +91,7 @@ const S = {
   score: (s, side) => ((s && s.scores) || {})[side] || 0,
   pegs: (s, side) => { const p = ((s && s.pegs) || {})[side]; if (!p) return { front: 0, back: 0 }; return Array.isArray(p) ? { front: p[0], back: p[1] } : p; },
   target: (s) => (s && s.target) || 121,
-  kept: (s) => (s && s.variant === "five-card" ? 3 : 4),
+  kept: (s) => ((s && app.variants[s.variant]) || {}).kept,
   claims: (s) => !!(s && s.settings && s.settings.counting === "claim"),
   seen: (s) => {
     const seen = new Set();
@@ -400,7 +402,7 @@ function maxPicked() {
   if (app.act === "play" || app.act === "starter") return 1;
   if (["go", "dealer", "misdeal", "new-deal"].includes(app.act)) return 0;
   if (app.act === "cut") return S.players(app.state).length;
-  return app.act === "crib" ? 4 : S.kept(app.state);
+  return app.act === "crib" ? ((app.state && app.state.crib) || {}).size : S.kept(app.state);
 }
 function buildPicker(box, onPick) {
   // one tap a card; a suit's sign ends its second row on a phone (app.css)
@@ -623,32 +625,33 @@ async function viewGame(id) {
 }
 
 /* ---------- new game ---------- */
-const SEATS_OF = { "six-card": 2, "five-card": 2, "three-player": 3, "four-player": 4 };
-const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
 function renderPlayerFields() {
+  // seats, sides and the usual target from the engine's variant; a side's colour by its first seat
   const f = $("#new-form");
-  const n = SEATS_OF[f.variant.value] || 2;
-  const sides = f.variant.value === "four-player" ? 2 : n;
+  const v = app.variants[f.variant.value];
+  if (!v) return;
   const names = ["Alice", "Bob", "Carol", "Dave"];
   const kids = [];
-  for (let i = 0; i < n; i++) {
-    kids.push(el("label", {}, `Seat ${"ABCD"[i]}`, el("input", { name: "player", value: names[i], maxlength: 24, required: true })));
-    if (i < sides) kids.push(el("input", { type: "color", name: "colour", value: COLOURS[i], "aria-label": `colour ${"ABCD"[i]}` }));
+  v.seats.forEach((seat, i) => {
+    kids.push(el("label", {}, `Seat ${seat}`, el("input", { name: "player", value: names[i] || `Player ${seat}`, maxlength: 24, required: true })));
+    const side = v.sides.findIndex((d) => d.seats[0] === seat);
+    if (side >= 0) kids.push(el("input", { type: "color", name: "colour", value: app.colours[side] || "#ffffff", "aria-label": `colour ${seat}` }));
     kids.push(el("br"));
-  }
+  });
   $("#players").replaceChildren(...kids);
-  f.target.value = f.variant.value === "five-card" ? "61" : "121";
+  f.target.value = String(v.target);
   renderPartners();
 }
 function renderPartners() {
-  // four players: seats A and C play B and D (the engine's sides)
+  // partners: the engine's sides, by name ("Ann & Cat v Bob & Dan")
   const f = $("#new-form");
   const out = $("#partners");
-  const four = f.variant.value === "four-player";
-  out.hidden = !four;
-  if (!four) { out.textContent = ""; return; }
-  const n = $$('input[name="player"]', f).map((i, k) => i.value.trim() || `Seat ${"ABCD"[k]}`);
-  out.textContent = `Partners: ${n[0]} & ${n[2]} v ${n[1]} & ${n[3]}`;
+  const v = app.variants[f.variant.value];
+  out.hidden = !(v && v.partners);
+  if (out.hidden) { out.textContent = ""; return; }
+  const name = {};
+  $$('input[name="player"]', f).forEach((i, k) => { name[v.seats[k]] = i.value.trim() || `Seat ${v.seats[k]}`; });
+  out.textContent = "Partners: " + v.sides.map((d) => d.seats.map((seat) => name[seat]).join(" & ")).join(" v ");
 }
 $("#new-form").variant.addEventListener("change", renderPlayerFields);
 $("#players").addEventListener("input", renderPartners);
@@ -675,8 +678,8 @@ $("#new-form").addEventListener("submit", async (ev) => {
 
 /* ---------- start ---------- */
 buildPicker($("#picker"), pick);
-renderPlayerFields();
 showUnlock(false);
 showTab();
 if (document.body.dataset.leds === "sim") refreshLeds();
-loadGame().then(connect);
+// the session first: the variants it carries say how many cards a hand keeps and fill the New form
+refreshSession().catch((e) => toast(e.message, true)).then(() => { renderPlayerFields(); return loadGame(); }).then(connect);

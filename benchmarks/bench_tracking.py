@@ -105,13 +105,15 @@ def serve_latency(path: Path, truth: dict[str, Any]) -> list[float]:
     drawn: list[tuple[float, int]] = []
     events_at: dict[int, float] = {}
     camera = CameraService(companion, f"video:{path}", data, realtime=True)
-    original = companion._draw_leds
+    worker = companion.leds.worker
+    assert worker is not None
+    original = worker.draw
 
     def draw(state: dict[str, Any]) -> None:
         original(state)
         drawn.append((time.monotonic(), int(state.get("events", 0))))
 
-    companion._worker._draw = draw  # type: ignore[union-attr]
+    worker.draw = draw
     companion.add_listener(lambda topic, data: events_at.setdefault(
         int(data["state"].get("events", 0)), time.monotonic()) if topic == "state" else None)
     companion.attach_camera(camera)

@@ -16,14 +16,14 @@ discards; goes inferred where a later card shows them), and shows the hands with
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cribbage.cards import PACK, Card
 from cribbage.game.game import Game
 from cribbage.game.settings import Settings
 
-__all__ = ["random_game"]
+__all__ = ["random_events", "random_game"]
 
 
 def random_game(
@@ -40,19 +40,45 @@ def random_game(
     ``claims`` makes shows claim a random count at or below the truth (claim counting).
     ``on_event(game, event)`` is called after each event is applied.
     """
+    game, events = Game(settings), []
+    for game, event in random_events(settings, rng, hands_known=hands_known, claims=claims,
+                                     max_deals=max_deals):
+        events.append(event)
+        if on_event is not None:
+            on_event(game, event)
+    return game, events
+
+
+def random_events(
+    settings: Settings,
+    rng: random.Random,
+    *,
+    hands_known: bool = True,
+    claims: bool = False,
+    max_deals: int = 60,
+    dealer: str | None = None,
+) -> Iterator[tuple[Game, dict[str, Any]]]:
+    """The events of a random game one at a time, each with the game after it: what
+    :func:`random_game` plays, for a caller that sends them at its own pace (``crib serve
+    --demo``). ``dealer`` names the first dealer's seat (drawn at random when ``None``).
+
+    >>> import itertools
+    >>> from cribbage.game.settings import Settings
+    >>> events = random_events(Settings.from_json({}), random.Random(7), hands_known=False,
+    ...                        dealer="B")
+    >>> [event for _game, event in itertools.islice(events, 2)]
+    [{'type': 'dealer', 'seat': 'B'}, {'type': 'starter', 'card': '4H'}]
+    """
     v = settings.variant
     n = settings.seats
     letters = [chr(65 + i) for i in range(n)]
-    events: list[dict[str, Any]] = []
     state = {"game": Game(settings)}
 
-    def send(event: dict[str, Any]) -> None:
+    def send(event: dict[str, Any]) -> Iterator[tuple[Game, dict[str, Any]]]:
         state["game"] = state["game"].apply(event)
-        events.append(event)
-        if on_event is not None:
-            on_event(state["game"], event)
+        yield state["game"], event
 
-    send({"type": "dealer", "seat": rng.choice(letters)})
+    yield from send({"type": "dealer", "seat": dealer if dealer is not None else rng.choice(letters)})
     for _ in range(max_deals):
         game = state["game"]
         if game.phase == "over":
@@ -66,16 +92,16 @@ def random_game(
             away = rng.sample(dealt[s], v.discard)
             kept[s] = [c for c in dealt[s] if c not in away]
             if hands_known:
-                send({"type": "hand", "seat": letters[s], "cards": [c.name for c in dealt[s]]})
-                send({"type": "discard", "seat": letters[s], "cards": [c.name for c in away]})
+                yield from send({"type": "hand", "seat": letters[s], "cards": [c.name for c in dealt[s]]})
+                yield from send({"type": "discard", "seat": letters[s], "cards": [c.name for c in away]})
             if state["game"].phase == "over":
                 break
         if hands_known and crib_card is not None and state["game"].phase == "deal":
-            send({"type": "crib-card", "card": crib_card.name})
+            yield from send({"type": "crib-card", "card": crib_card.name})
         if state["game"].phase != "deal":
             break
-        send({"type": "starter", "card": pack.pop().name})
-        _play(state, send, kept, rng, hands_known)
+        yield from send({"type": "starter", "card": pack.pop().name})
+        yield from _play(state, send, kept, rng, hands_known)
         game = state["game"]
         if game.phase != "show":
             continue
@@ -87,7 +113,7 @@ def random_game(
                 event["cards"] = [c.name for c in kept[s]]
             if claims:
                 event["claim"] = _claim(state["game"], kept[s], rng)
-            send(event)
+            yield from send(event)
             if state["game"].phase == "over":
                 break
         if state["game"].phase == "over":
@@ -100,8 +126,7 @@ def random_game(
             event["cards"] = [c.name for c in crib]
         if claims:
             event["claim"] = _claim(state["game"], crib, rng, crib=True)
-        send(event)
-    return state["game"], events
+        yield from send(event)
 
 
 def _claim(game: Game, cards: list[Card], rng: random.Random, *, crib: bool = False) -> int:
@@ -114,11 +139,11 @@ def _claim(game: Game, cards: list[Card], rng: random.Random, *, crib: bool = Fa
 
 def _play(
     state: dict[str, Game],
-    send: Callable[[dict[str, Any]], None],
+    send: Callable[[dict[str, Any]], Iterator[tuple[Game, dict[str, Any]]]],
     kept: dict[int, list[Card]],
     rng: random.Random,
     hands_known: bool,
-) -> None:
+) -> Iterator[tuple[Game, dict[str, Any]]]:
     """Lay cards until the play is over. Without known hands a go is sent only when the
     game cannot infer it: when the seat that said it lays next, or when no card follows."""
     held = {s: list(cards) for s, cards in kept.items()}
@@ -135,17 +160,17 @@ def _play(
             event = {"type": "play", "seat": letter, "card": card.name}
             for go in pending:
                 if go["seat"] == letter:  # one's own go is never inferred
-                    send(go)
+                    yield from send(go)
             pending.clear()
-            send(event)
+            yield from send(event)
             shadow = state["game"]
         else:
             event = {"type": "go", "seat": letter}
             if hands_known:
-                send(event)
+                yield from send(event)
                 shadow = state["game"]
             else:
                 pending.append(event)
                 shadow = shadow.apply(event)
     for event in pending:
-        send(event)
+        yield from send(event)

@@ -175,12 +175,10 @@ def test_history_tally_and_chart(api: Api) -> None:
 
 
 def test_a_finished_game_counts_in_the_tally(api: Api, companion: Any) -> None:
-    from companion.service import DemoDealer
+    from companion.demo import SETTINGS, demo_events
 
-    demo = DemoDealer(companion, step_s=0)
-    game = companion.new_game({"players": ["Alice", "Bob"]})
-    demo.game_id = game
-    while (event := demo.next_event(companion.state(game))) is not None:
+    game = companion.new_game(SETTINGS)
+    for event in demo_events():
         companion.apply(game, event, source="demo")
     state = api.get(f"/api/games/{game}").get_json()["state"]
     assert state["phase"] == "over" and state["winner"] in ("A", "B")

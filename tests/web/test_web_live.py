@@ -40,7 +40,7 @@ def test_simulated_leds_follow_the_game(sim_companion: Companion, tmp_path: Path
     for event in DEAL[:4]:
         api.event(game, event)
     assert sim_companion.wait_leds()
-    shown = sim_companion._output.latest_frame
+    shown = sim_companion.leds.output.latest_frame
     lit = {(e.seat, e.peg): e.hole for e in shown.pegs()}
     assert lit[("B", "front")] == 2
     image = api.get("/api/leds.png")
@@ -154,7 +154,7 @@ def test_leds_for_three_players_and_for_partners(sim_companion: Companion, tmp_p
     api.event(three, {"type": "dealer", "seat": "C"})
     api.event(three, {"type": "starter", "card": "JH"})  # heels: Cat, on the third track
     assert sim_companion.wait_leds()
-    frame = sim_companion._output.latest_frame
+    frame = sim_companion.leds.output.latest_frame
     assert frame.leds == BoardLayout.standard(tracks=3).led_count
     assert {(e.seat, e.peg): e.hole for e in frame.pegs()}[("C", "front")] == 2
     four = api.new_game(players=["Ann", "Ben", "Cat", "Dan"], variant="four-player")
@@ -163,6 +163,6 @@ def test_leds_for_three_players_and_for_partners(sim_companion: Companion, tmp_p
     state = api.event(four, {"type": "starter", "card": "JS"})["state"]
     assert state["scores"] == {"AC": 0, "BD": 2}
     assert sim_companion.wait_leds()
-    frame = sim_companion._output.latest_frame
+    frame = sim_companion.leds.output.latest_frame
     assert frame.leds == BoardLayout.standard(tracks=2).led_count
     assert {(e.seat, e.peg): e.hole for e in frame.pegs()}[("B", "front")] == 2

@@ -17,7 +17,8 @@ import pytest
 from browserkit import start_server
 
 from companion.cli import main
-from companion.service import Companion, DemoDealer, ServeConfig, on_raspberry_pi
+from companion.demo import DemoDealer
+from companion.service import Companion, ServeConfig, on_raspberry_pi
 from cribbage.errors import RuleError
 
 CRIB = [sys.executable, "-m", "companion.cli"]
@@ -161,7 +162,7 @@ def test_a_restart_puts_the_pegs_back_on_the_leds(tmp_path: Path) -> None:
     first.close()
     again = Companion.build(ServeConfig(data_dir=tmp_path, leds="sim"))
     assert again.wait_leds()
-    lit = {(e.seat, e.peg): e.hole for e in again._output.latest_frame.pegs()}
+    lit = {(e.seat, e.peg): e.hole for e in again.leds.output.latest_frame.pegs()}
     assert lit[("A", "front")] == 2
     again.close()
 
@@ -173,18 +174,18 @@ def test_a_strip_walks_the_peg_and_flashes_then_rests(tmp_path: Path) -> None:
     game = companion.new_game({"players": ["Ann", "Bob"]})
     companion.apply(game, {"type": "dealer", "seat": "A"})
     assert companion.wait_leds()
-    shown = companion._output.frames_shown
+    shown = companion.leds.output.frames_shown
     companion.apply(game, {"type": "starter", "card": "JS"})  # his heels: Ann pegs 2
     assert companion.wait_leds()
-    frames = companion._output.frames_shown - shown
+    frames = companion.leds.output.frames_shown - shown
     assert frames >= 2 + 2 * 2 + 1  # the walk (2 holes), the heels flash (twice on, off), rest
-    lit = {(e.seat, e.peg): e.hole for e in companion._output.latest_frame.pegs()}
+    lit = {(e.seat, e.peg): e.hole for e in companion.leds.output.latest_frame.pegs()}
     assert lit[("A", "front")] == 2
-    shown = companion._output.frames_shown
+    shown = companion.leds.output.frames_shown
     companion.apply(game, {"type": "undo"})  # back: no walk, just the board at rest
     assert companion.wait_leds()
-    assert companion._output.frames_shown - shown == 1
-    lit = {(e.seat, e.peg): e.hole for e in companion._output.latest_frame.pegs()}
+    assert companion.leds.output.frames_shown - shown == 1
+    lit = {(e.seat, e.peg): e.hole for e in companion.leds.output.latest_frame.pegs()}
     assert lit[("A", "front")] == 0
     companion.close()
 
@@ -198,6 +199,8 @@ def test_the_boards_buttons_undo_and_say_go(tmp_path: Path) -> None:
     companion = Companion(GameStore(tmp_path / "games.sqlite3"))
     buttons = BoardButtons(seats="AB", pin_factory=MockFactory(), bounce_time=None)
     companion.attach_buttons(buttons)
+    presses = companion.buttons
+    assert presses is not None
     game = companion.new_game({"players": ["Ann", "Bob"]})
     for event in ({"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
                   {"type": "play", "seat": "A", "card": "JC"},
@@ -207,7 +210,7 @@ def test_the_boards_buttons_undo_and_say_go(tmp_path: Path) -> None:
     def press(name: str) -> None:
         buttons.pin(name).drive_low()
         buttons.pin(name).drive_high()
-        companion._presses.join()
+        presses.join()
 
     press("undo")  # Bob's 5S taken back
     state = companion.state(game)

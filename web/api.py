@@ -37,6 +37,7 @@ log = logging.getLogger("web")
 
 PIN_FREE = {
     "api.unlock", "api.lock", "api.set_pin", "api.count", "api.count_each_starter", "api.preview_event",
+    "api.discard",
 }
 """Endpoints that need the CSRF token but not the PIN."""
 
@@ -257,6 +258,16 @@ def preview_event(game_id: int) -> Response:
     return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state))
 
 
+@bp.get("/games/<int:game_id>/review")
+def review(game_id: int) -> Response:
+    """The coach's review of each finished deal whose hands the game knows: per seat what was
+    kept, the best choice for its seat and the expected points given away; per player the sum
+    (:func:`cribbage.coach.review.review_game`)."""
+    from cribbage.coach.review import review_game
+
+    return jsonify(game_id=game_id, **review_game(game_or_404(game_id)))
+
+
 @bp.get("/games/<int:game_id>/chart.svg")
 def chart(game_id: int) -> Response:
     state = game_or_404(game_id)
@@ -413,6 +424,43 @@ def count_each_starter() -> Response:
         options=[{"starter": o.starter.name, "total": o.total} for o in options],
         groups=[{"total": total, "starters": names} for total, names in groups.items()],
     )
+
+
+MAX_TOP = 20
+"""The most choices ``POST /api/discard`` lists (six cards dealt give 15)."""
+
+
+@bp.post("/discard")
+def discard() -> Response:
+    """Which cards to lay away: ``{"dealt": [6 cards, or 5], "role": "dealer" | "pone",
+    "variant"?: "three-player", "top"?: 5}``. The choices best total first, each as
+    ``crib discard --json`` gives it with ``kept_points``, ``kept_items`` and ``why`` in words
+    (:mod:`cribbage.coach.why`). Changes nothing, so it needs no PIN."""
+    from cribbage.coach import ROLES, advise_discards
+    from cribbage.coach.why import explain
+    from cribbage.game.settings import VARIANTS
+
+    data = body_object()
+    dealt, role = data.get("dealt"), data.get("role")
+    if not isinstance(dealt, list) or not all(isinstance(c, str) for c in dealt):
+        raise ApiError(400, 'send "dealt" as a list of the cards dealt, like ["5H", "5S", "JD", "QC", "2H"]')
+    if role not in ROLES:
+        raise ApiError(400, '"role" is "dealer" (the crib is yours) or "pone" (it is your opponent\'s)')
+    variant = data.get("variant")
+    if variant is not None and variant not in VARIANTS:
+        raise ApiError(400, f'"variant" is one of {", ".join(VARIANTS)}')
+    top = data.get("top", 5)
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP:
+        raise ApiError(400, f'"top" is how many choices to list, 1 to {MAX_TOP}')
+    cards = parse_cards(dealt)
+    sizes = sorted({v.dealt for v in VARIANTS.values()})
+    if len(cards) not in sizes:
+        raise ApiError(400, f"{len(cards)} cards: a deal is {' or '.join(map(str, reversed(sizes)))} cards")
+    advice = advise_discards(cards, role, variant=variant)
+    out = advice.as_dict(0)
+    out["options"] = [explain(o, role) for o in advice.options[:top]]
+    out["choices"] = len(advice.options)
+    return jsonify(out)
 
 
 @bp.post("/photos")

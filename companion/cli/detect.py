@@ -3,6 +3,7 @@
 $ crib detect table.jpg --json
 {"image": "table.jpg", "width": 1280, "height": 960, "cards": [{"card": "5H", ...}], ...}
 $ crib check hand.jpg --json        (the card lying apart is the starter)
+$ crib check dealt.jpg --discard --dealer    (the six dealt: which two to lay away)
 $ crib vision eval ../shared/datasets/cards-real-dev --out /tmp/vision-report
 $ crib vision teach clubs.jpg diamonds.jpg hearts.jpg spades.jpg --out deck.npz --cards all
 $ crib detect table.jpg --deck deck.npz        (read with the taught deck)
@@ -32,17 +33,31 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "check",
-        help="count a hand from a photo of it",
+        help="count a hand from a photo of it, or rank the discards of the cards dealt",
         description="Read a hand (4 cards and the starter, or 3 and the starter) in a photo and "
-        "count it as crib score does. Without --starter the starter is the card lying apart.",
-        epilog="example: crib check hand.jpg --starter 5S --json",
+        "count it as crib score does. Without --starter the starter is the card lying apart. "
+        "With --discard, read the cards dealt (6, or 5) and rank the ways to lay away to the crib "
+        "as crib discard does.",
+        epilog="examples: crib check hand.jpg --starter 5S --json | "
+        "crib check dealt.jpg --discard --dealer",
     )
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--starter", "-s", metavar="CARD", help="the starter card (if not read apart)")
     p.add_argument("--crib", action="store_true", help="count as the crib")
+    p.add_argument("--discard", action="store_true",
+                   help="the photo holds the cards dealt: rank the discards (with --dealer or --pone)")
+    seat = p.add_mutually_exclusive_group()
+    seat.add_argument("--dealer", dest="role", action="store_const", const="dealer",
+                      help="with --discard: the crib is yours")
+    seat.add_argument("--pone", dest="role", action="store_const", const="pone",
+                      help="with --discard: the crib is your opponent's")
+    p.add_argument("--keep", type=int, default=None,
+                   help="with --discard: cards to keep (as crib discard: --keep 4 from 5 for the "
+                   "three- and four-player games)")
+    p.add_argument("--top", type=int, default=5, help="with --discard: how many choices to show")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--deck", metavar="FILE", help="a taught deck (crib vision teach) to read with")
-    p.set_defaults(handler=run_check)
+    p.set_defaults(handler=run_check, role=None)
 
     p = sub.add_parser("vision", help="measure the card reader", description="Card reader tools.")
     vsub = p.add_subparsers(dest="vision_command", metavar="COMMAND", parser_class=ArgParser)
@@ -143,12 +158,18 @@ def run_check(args: argparse.Namespace) -> int:
     from cribbage.show import score_hand
     from vision.hand import starter_apart
 
+    if args.discard and (args.starter is not None or args.crib):
+        raise UsageError("--discard ranks the cards dealt: no --starter or --crib with it")
+    if not args.discard and (args.role is not None or args.keep is not None):
+        raise UsageError("--dealer, --pone and --keep go with --discard (the cards dealt)")
     result, reading = _read_one(args.image, _deck(args))
     read = result["cards"]
     names = [c["card"] for c in read]
     if result["unreadable"]:
         raise UsageError(f"{len(result['unreadable'])} card(s) could not be read "
                          f"(read: {' '.join(names) or 'none'}); retake the photo")
+    if args.discard:
+        return _check_discard(names, read, args)
     if args.starter is not None:
         starter = parse_card(args.starter)
         hand_names = [n for n in names if n != starter.name]
@@ -177,6 +198,23 @@ def run_check(args: argparse.Namespace) -> int:
     out = {"starter": None, "message": message, "options": options, "read": read}
     lines = [message, *(f"  starter {o['starter']}: {o['total']}" for o in options)]
     return _emit_check(out, lines, len(names) - 1, args.json)
+
+
+def _check_discard(names: list[str], read: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    """The discards of the cards read, ranked as ``crib discard`` ranks them (its JSON, with
+    ``read`` added)."""
+    from companion.cli.discard import advise, print_table
+
+    if len(names) not in (5, 6):
+        raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); the cards dealt "
+                         "are 6 (or 5): retake the photo with all of them apart")
+    top = max(args.top, 1)
+    advice = advise(names, args)
+    if args.json:
+        print_json({**advice.as_dict(top), "read": read})
+    else:
+        print_table(advice, top)
+    return 0
 
 
 def _print_check(out: dict[str, Any], as_json: bool) -> int:

@@ -83,7 +83,9 @@ def _variant(dealt: int, keep: int) -> str:
     return next(v.name for v in VARIANTS.values() if v.dealt == dealt and v.kept == keep)
 
 
-def _advise(tokens: list[str], args: argparse.Namespace) -> Any:
+def advise(tokens: list[str], args: argparse.Namespace) -> Any:
+    """The :class:`cribbage.coach.DiscardAdvice` for the cards named by ``tokens``, the seat in
+    ``args.role`` and the cards kept in ``args.keep`` (also for ``crib check --discard``)."""
     from companion.cli.score import _cards
     from cribbage.cards import require_distinct
     from cribbage.coach import advise_discards
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 if not tokens:
                     raise UsageError("an empty line: no cards dealt")
-                result = _advise(tokens, args).as_dict(top)
+                result = advise(tokens, args).as_dict(top)
             except (CribbageError, UsageError) as exc:
                 result = {"error": str(exc)}
             if args.json:
@@ -120,15 +122,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.cards:
         raise UsageError("give the cards dealt (6, or 5), or --stdin")
-    advice = _advise(args.cards, args)
+    advice = advise(args.cards, args)
     if args.json:
         print_json(advice.as_dict(top))
         return 0
-    _print_table(advice, top)
+    print_table(advice, top)
     return 0
 
 
-def _print_table(advice: Any, top: int) -> None:
+def print_table(advice: Any, top: int) -> None:
+    """The first ``top`` choices as a table, the seat and the game above them."""
     total = {"dealer": "hand + crib", "pone": "hand - crib", None: "the hand alone; add --dealer or --pone"}
     role = advice.role or "no seat given"
     print(f"dealt: {' '.join(c.name for c in advice.dealt)}   {role}, {advice.variant} game "

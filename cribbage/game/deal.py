@@ -75,6 +75,16 @@ class Deal:
             return list(laid)
         return None
 
+    def dealt_hand(self, seat: int) -> list[Card] | None:
+        """The cards dealt to ``seat``, when the deal knows them: entered as dealt, or the kept
+        hand and the discards entered apart (or the kept hand all laid in the play)."""
+        if seat in self.dealt:
+            return self.dealt[seat]
+        kept = self.kept_hand(seat)
+        if kept is not None and seat in self.discards:
+            return [*kept, *self.discards[seat]]
+        return None
+
     def left(self, seat: int) -> int:
         """How many cards ``seat`` still holds in the play."""
         return self.kept - len(self.laid.get(seat, []))

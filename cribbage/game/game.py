@@ -1040,7 +1040,20 @@ class Game:
             "points": {side: dict(p) for side, p in deal.points.items()},
             "plays": self._plays_json(deal),
             "shows": list(deal.shows),
+            "hands": self._known_hands(deal),
         }
+
+    def _known_hands(self, deal: Deal) -> dict[str, dict[str, list[str]]]:
+        """Each seat whose whole deal is known (the cards dealt and those laid away): what the
+        coach's review of the discard needs."""
+        out = {}
+        for seat in range(self.seats):
+            dealt, kept = deal.dealt_hand(seat), deal.kept_hand(seat)
+            if dealt is None or kept is None or len(kept) != deal.kept or not set(kept) <= set(dealt):
+                continue
+            away = [c for c in dealt if c not in kept]
+            out[_letter(seat)] = {"dealt": _names(dealt), "kept": _names(kept), "discards": _names(away)}
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The state as JSON (documented in docs/game.md): fresh objects, safe to change."""

@@ -99,3 +99,33 @@ def test_the_session_and_its_variants_are_documented(api: Api) -> None:
     for variant in session["variants"].values():
         assert set(variant) <= _documented(schemas["Variant"], doc)
     assert schemas["Settings"]["properties"]["variant"]["enum"] == list(VARIANTS)
+
+
+def test_every_key_the_coach_sends_is_documented(api: Api) -> None:
+    """``POST /api/discard`` and a review of a game played with its hands entered."""
+    import random
+
+    from cribbage.game import Settings
+    from cribbage.game.simulate import random_game
+
+    doc = spec(api)
+    schemas = doc["components"]["schemas"]
+    advice = api.post("/api/discard", {"dealt": ["5H", "5S", "JD", "QC", "2H", "9S"], "role": "dealer"})
+    assert advice.status_code == 200
+    advice = advice.get_json()
+    assert set(advice) <= _documented(schemas["DiscardAdvice"], doc)
+    assert set().union(*(set(o) for o in advice["options"])) <= _documented(schemas["DiscardOption"], doc)
+    game_id = api.post("/api/games", {"players": ["Ann", "Bob"]}).get_json()["game_id"]
+    _, events = random_game(Settings.from_json({"players": ["Ann", "Bob"]}), random.Random(4), max_deals=2)
+    for event in events:
+        api.post(f"/api/games/{game_id}/events", event)
+    review = api.get(f"/api/games/{game_id}/review").get_json()
+    assert review["deals"]
+    assert set(review) <= _documented(schemas["Review"], doc)
+    items = schemas["Review"]["properties"]
+    assert set().union(*(set(d) for d in review["deals"])) <= set(items["deals"]["items"]["properties"])
+    assert set().union(*(set(p) for p in review["players"])) <= set(items["players"]["items"]["properties"])
+    seats = [r for d in review["deals"] for r in d["seats"].values()]
+    assert set().union(*(set(r) for r in seats)) <= _documented(schemas["SeatReview"], doc)
+    best = schemas["SeatReview"]["properties"]["best"]["properties"]
+    assert set().union(*(set(r["best"]) for r in seats)) <= set(best)

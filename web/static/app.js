@@ -601,12 +601,51 @@ async function loadHistory() {
   $("#tally").textContent = Object.keys(t).length ? "Match tally (game points; a skunk counts 2): " + Object.entries(t).map(([k, v]) => `${k} ${v}`).join(", ") : "No finished games yet.";
   app.latest = d.latest;
   $("#games").replaceChildren(...d.games.map((g) => el("li", { "data-game": g.game_id },
-    el("b", {}, `#${g.game_id} `), `${g.line || (g.players || []).join(" v ")} `,
-    g.winner ? `— ${g.winner_name || g.winner} won ${finalScore(g)}${g.skunk ? (g.skunk === "double" ? " (double skunk)" : " (skunk)") : ""}`
-      : `— in progress ${finalScore(g)}`,
-    el("span", { class: "hint" }, g.created ? ` · ${new Date(g.created).toLocaleString()}` : ""), " ",
-    el("button", { type: "button", onclick: () => showChart(g.game_id) }, "Chart"),
-    el("button", { type: "button", onclick: () => viewGame(g.game_id === d.latest ? null : g.game_id) }, "View"))));
+    el("div", {}, el("b", {}, `#${g.game_id} `), `${g.line || (g.players || []).join(" v ")} `,
+      g.winner ? `— ${g.winner_name || g.winner} won ${finalScore(g)}${g.skunk ? (g.skunk === "double" ? " (double skunk)" : " (skunk)") : ""}`
+        : `— in progress ${finalScore(g)}`),
+    g.created ? el("div", { class: "hint" }, new Date(g.created).toLocaleString()) : null,
+    el("div", { class: "given" }),
+    el("div", { class: "row" },
+      el("button", { type: "button", onclick: () => showChart(g.game_id) }, "Chart"),
+      el("button", { type: "button", onclick: () => viewGame(g.game_id === d.latest ? null : g.game_id) }, "View")))));
+  loadReviews(d.games.slice(0, REVIEWED_GAMES).map((g) => g.game_id));
+}
+/* the coach's review (GET /api/games/<id>/review): per player the expected points given away by
+   the discards of the deals whose hands were entered; Review opens it deal by deal */
+const REVIEWED_GAMES = 20;  // the newest games reviewed when the list opens, one at a time
+async function loadReviews(ids) {
+  for (const id of ids) {
+    let r;
+    try { r = await api("GET", `/api/games/${id}/review`); } catch (e) { continue; }
+    const li = $(`#games li[data-game="${id}"]`);
+    if (!li || !r.deals.length) continue;
+    li.querySelector(".given").textContent = "Given away by the discards (expected): "
+      + r.players.filter((p) => p.deals).map((p) => `${p.name} ${p.given_away.toFixed(1)}`).join(", ");
+    li.querySelector(".row").append(
+      el("button", { type: "button", class: "review-btn", onclick: () => showReview(id, r) }, "Review"));
+  }
+}
+function showReview(id, r) {
+  const box = $("#review");
+  const name = (seat) => (r.players.find((p) => p.seat === seat) || {}).name || seat;
+  const cards = (list) => list.flatMap((c, i) => (i ? [" ", cardEl(c)] : [cardEl(c)]));
+  box.replaceChildren(
+    el("h2", {}, `Game ${id}: the discards`),
+    el("p", { class: "hint" }, "Given away: the best choice's expected total less the kept cards' (hand ± crib, "
+      + "exact over every starter and crib)."),
+    el("p", { class: "review-total" }, r.players.filter((p) => p.deals)
+      .map((p) => `${p.name} ${p.given_away.toFixed(2)} over ${p.deals} deal${p.deals === 1 ? "" : "s"}`).join(" · ")),
+    el("ol", { class: "review-deals" }, ...r.deals.map((d) => el("li", { "data-deal": d.deal },
+      el("b", {}, `Deal ${d.deal}`), `, ${name(d.dealer)} deals`,
+      el("ul", {}, ...Object.entries(d.seats).map(([seat, v]) => el("li", { "data-seat": seat },
+        `${name(seat)} kept `, ...cards(v.kept), " threw ", ...cards(v.discards),
+        v.given_away > 0.005
+          ? el("div", {}, `gave away ${v.given_away.toFixed(2)}: the best was keep `, ...cards(v.best.keep),
+            `, ${v.best.total.toFixed(2)} against ${v.total.toFixed(2)}`)
+          : el("div", { class: "best" }, "the best choice"))))))));
+  box.hidden = false;
+  box.scrollIntoView({ block: "start" });
 }
 function finalScore(g) {
   // each side's own score, in seat order (the order of g.line)

@@ -3,12 +3,16 @@
    card not in the hand) and count the hand or crib right under the Count button; with no starter,
    the count for each possible one (POST /api/count/starters). Loaded by app.js when the tab first
    opens (the tab stays blank until then), and uses app.js's helpers ($, el, api, send, toast,
-   render, showChanges, app, S, SUITS, RANKS, NUMBER_WORDS, cardLabel, cardEl, buildPicker). */
+   render, showChanges, app, S, SUITS, RANKS, NUMBER_WORDS, cardLabel, cardEl, buildPicker).
+   With the cards dealt (six, or five in a game that deals five), "Which to throw?" ranks the
+   discards for the dealer or the pone (POST /api/discard), each with why in words. */
 "use strict";
 
 app.photo = { slots: [], sel: null, name: null, starter: null };
 const PHOTO_MAX_TAPPED = 6;   // cards tapped in by hand: at most the six dealt
 const COUNTING_MS = 250;      // "Counting…" shows at least this long, so every press is seen
+const DEALS_FIVE = ["five-card", "three-player", "four-player"];  // the games that deal five
+const ADVICE_TOP = 5;         // the discards shown, best first
 
 /* ---------- a photo: chosen, read, refused ---------- */
 function clearPhoto(message = "") {
@@ -18,6 +22,7 @@ function clearPhoto(message = "") {
   view.hidden = true;
   view.replaceChildren();
   $("#photo-result").replaceChildren();
+  $("#photo-advice").replaceChildren();
   $("#photo-msg").textContent = message;
   renderPhotoCards();
 }
@@ -113,6 +118,7 @@ function renderPhotoCards() {
   remove.hidden = sel === null || sel >= slots.length;
   if (!remove.hidden) remove.textContent = `Take out ${cardLabel(slots[sel])}`;
   renderStarters();
+  renderThrow();
 }
 function renderStarters() {
   // any card may be the starter: the photo's first (one of them, when a hand and its starter
@@ -236,6 +242,67 @@ function recordButton(hand, starter) {
     if (r) { render(r.state); showChanges(r.changed, "Recorded"); $("#photo-record").remove(); }
   } }, label);
 }
+
+/* ---------- which to throw: the discards ranked for the dealer or the pone ---------- */
+function dealtVariant(slots) {
+  // six cards are the six-card deal; five are a deal only in a game that deals five (else a hand
+  // and its starter)
+  const variant = app.state && app.state.variant;
+  if (slots.length === 6) return "six-card";
+  if (slots.length === 5 && DEALS_FIVE.includes(variant)) return variant;
+  return null;
+}
+function renderThrow() {
+  const variant = dealtVariant(app.photo.slots);
+  const row = $("#photo-throw");
+  row.hidden = variant === null;
+  const shown = $("#photo-advice");
+  if (variant === null || shown.dataset.cards !== app.photo.slots.join(" ")) {
+    shown.replaceChildren();
+    delete shown.dataset.cards;
+    for (const b of $$("#photo-throw button")) b.classList.remove("on");
+  }
+}
+async function photoThrow(role) {
+  const slots = app.photo.slots.slice(), variant = dealtVariant(slots);
+  if (variant === null) return;
+  const out = $("#photo-advice");
+  for (const b of $$("#photo-throw button")) b.classList.toggle("on", b.dataset.role === role);
+  out.replaceChildren(el("p", { class: "hint counting" }, "Ranking the discards…"));
+  let shown;
+  try {
+    const r = await api("POST", "/api/discard", { dealt: slots, role, variant, top: ADVICE_TOP });
+    shown = adviceShown(r);
+  } catch (e) {
+    shown = el("p", { class: "bad" }, e.message);
+  }
+  out.dataset.cards = slots.join(" ");
+  out.replaceChildren(el("div", { class: "fresh" }, shown));
+  bringIntoView(out);
+}
+function spaced(cards) {
+  // the cards drawn, a space between them (read aloud and copied as "2♥ 9♠")
+  return cards.flatMap((c, i) => (i ? [" ", cardEl(c)] : [cardEl(c)]));
+}
+function adviceShown(r) {
+  const seat = r.role === "dealer" ? "the crib is yours, total = hand + crib"
+    : "the crib is your opponent's, total = hand − crib";
+  const figure = (x) => x.toFixed(2);
+  return el("div", {},
+    el("p", {}, el("b", {}, `Best ${r.options.length} of ${r.choices} ways to throw`)),
+    el("p", { class: "hint" }, `As ${r.role}: ${seat}.`),
+    el("ol", { class: "discards" }, ...r.options.map((o) => el("li", { "data-throw": o.discard.join(" ") },
+      el("p", { class: "throw" }, "Throw ", ...spaced(o.discard), " keep ", ...spaced(o.keep)),
+      el("p", { class: "figures" },
+        el("span", {}, "hand ", el("b", {}, figure(o.hand))), " ",
+        el("span", {}, "crib ", el("b", {}, figure(o.crib))), " ",
+        el("span", { class: "total" }, "total ", el("b", {}, figure(o.total)))),
+      el("p", { class: "why hint" }, o.why)))));
+}
+$("#photo-throw").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button[data-role]");
+  if (b) photoThrow(b.dataset.role);
+});
 
 /* ---------- start ---------- */
 buildPicker($("#photo-picker"), photoPick);

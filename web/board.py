@@ -1,8 +1,8 @@
 """The peg board as SVG, drawn from the same layout the LEDs use (``firmware.layout``).
 
-Every hole is a circle with ``id="h{track}-{hole}"``; the page's script moves each seat's two
-pegs (``id="peg-{seat}-front"`` and ``-back``) onto the hole a score maps to. Streets of five are
-shaded, skunk lines drawn across the tracks, start and game holes marked.
+Every hole is a circle with ``id="h{track}-{hole}"`` in the group of holes; the page's script
+moves each seat's two pegs (``id="peg-{seat}-front"`` and ``-back``) onto the hole a score maps
+to. Streets of five are shaded, skunk lines drawn across the tracks, start and game holes marked.
 
 The drawing is for a phone across the table, not to scale: it is cropped to the holes (the
 board's margins left out) and each hole is drawn wider than the drilled one (a third of the
@@ -11,7 +11,7 @@ peg, larger than its hole and ringed in white, stands out on the wood.
 
 >>> from firmware.layout import BoardLayout
 >>> svg = board_svg(BoardLayout.standard(tracks=2).to_dict())
->>> svg.count('class="hole'), 'id="h1-121"' in svg, 'id="peg-B-back"' in svg
+>>> svg.count('<circle id="h') + svg.count('class="hole '), 'id="h1-121"' in svg, 'id="peg-B-back"' in svg
 (244, True, True)
 """
 
@@ -58,13 +58,15 @@ def board_svg(layout: dict[str, Any]) -> str:
                 f'<line class="skunk" x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}">'
                 f'<title>skunk line: {line["after"]} or less</title></line>'
             )
+    parts.append('<g class="hole">')  # the holes take their colour from the group
     for hole in layout["holes"]:
         kind = hole["kind"]
-        css = "hole" if kind == "hole" else f"hole {kind}"
+        css = "" if kind == "hole" else f' class="hole {kind}"'
         parts.append(
-            f'<circle class="{css}" id="h{hole["track"]}-{hole["hole"]}" '
+            f'<circle{css} id="h{hole["track"]}-{hole["hole"]}" '
             f'cx="{_n(hole["x"])}" cy="{_n(hole["y"])}" r="{_n(r)}"/>'
         )
+    parts.append("</g>")
     for seat in seats:
         for which in ("back", "front"):
             parts.append(

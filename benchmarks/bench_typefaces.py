@@ -49,7 +49,8 @@ from vision.reader import read_cards  # noqa: E402
 from vision.synth.compose import finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import ProceduralDeck  # noqa: E402
 from vision.synth.procedural import FONT_FILES, N_STYLES, font_files  # noqa: E402
-from vision.taught import TaughtDeck, teach  # noqa: E402
+from vision.taught import TaughtDeck  # noqa: E402
+from vision.teach import teach  # noqa: E402
 
 FACE_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
 # not upright text: italics and obliques, symbols, mathematics, a script (Chorus, Z003), dingbats

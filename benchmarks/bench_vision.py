@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py [--synth N [--seeds 11,23]]``
 (``cv2.setNumThreads(1)``). ``--synth N`` also renders N scenes of the held-out decks
 (``vision.synth`` split ``val``, seed 11 or each of ``--seeds``, never trained on) and reads them;
 with ``--teach`` each held-out deck is also taught from four clean photos of its suits
-(``vision.taught``) and its scenes read again with the taught deck, and (``cards-real-dev``
+(``vision.teach``) and its scenes read again with the taught deck, and (``cards-real-dev``
 present) the webcam deck is taught from its training frames and its test frames read without and
 with it.
 The frames timed: loose cards and a cribbage table in play on the usual tables, 12 cards on denim
@@ -320,7 +320,7 @@ def held_out(n: int, taught: bool = False, seed: int = 11) -> None:
 def teach_figures(folder: Path, labels: dict) -> None:
     """Per held-out deck: teach it from four clean photos (13 cards apart each), then read its
     scenes with and without the taught deck."""
-    from vision.taught import teach
+    from vision.teach import teach
 
     for deck in load_decks(split="val"):
         lesson = teach(suit_photos(deck), cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
@@ -335,7 +335,7 @@ def teach_webcam(folder: Path) -> None:
     """The webcam deck taught from its training frames (one frame of each card, ``hiking/train``),
     then its test frames with a card (``hiking/test``) read without and with the taught deck."""
     from vision.evaluate import load_labels
-    from vision.taught import teach
+    from vision.teach import teach
 
     labels = load_labels(folder)
     frames = {split: [(name, rec["cards"]) for name, rec in sorted(labels.items())

@@ -28,15 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.quads import by_opposite_corners, find_quads, inside
-
-if TYPE_CHECKING:
-    from vision.reader import IndexSeen, Reading
+from vision.results import IndexSeen, Reading
 
 CARD_ASPECT = 1.4  # a card's long side over its short side (poker size, 88 / 63 mm; bridge 1.56)
 NEAR_SQUARE = 1.3  # a photo this close to square (long side over short) is no card's shape (a card: 1.4-1.56)
@@ -130,12 +127,12 @@ def stretches(img: np.ndarray) -> list[tuple[float, float]]:
 
 
 def fills_photo(indices: Sequence[IndexSeen], width: int, height: int) -> bool:
-    """Whether a card read (its :class:`vision.reader.IndexSeen` list) is the whole photo: two of
+    """Whether a card read (its :class:`vision.results.IndexSeen` list) is the whole photo: two of
     its indices pointing opposite ways along the photo's long side (rank above pip, as a card's
     index is printed), each by its own corner of the photo (within
     ``BY_CORNER`` glyph sizes), the two corners opposite.
 
-    >>> from vision.reader import IndexSeen
+    >>> from vision.results import IndexSeen
     >>> top, bottom = IndexSeen((20, 40), (0, 1), 28), IndexSeen((204, 274), (0, -1), 28)
     >>> fills_photo([top, bottom], 224, 314)
     True
@@ -155,7 +152,7 @@ def fills_photo(indices: Sequence[IndexSeen], width: int, height: int) -> bool:
 def unstretched(reading: Reading, width: int, height: int) -> Reading:
     """``reading`` of a photo stretched from ``width`` x ``height``, in the photo's own pixels.
 
-    >>> from vision.reader import CardRead, Reading
+    >>> from vision.results import CardRead, Reading
     >>> r = Reading([CardRead("5S", 0.99, (112, 157), [[0, 0], [224, 0], [224, 314], [0, 314]])],
     ...             width=224, height=314)
     >>> back = unstretched(r, 224, 224)
@@ -174,7 +171,7 @@ def unstretched(reading: Reading, width: int, height: int) -> Reading:
 
     cards = [replace(c, center=point(c.center),
                      quad=None if c.quad is None else [list(point(p)) for p in c.quad],
-                     indices=[i._replace(center=point(i.center), down=down(i.down),
+                     indices=[replace(i, center=point(i.center), down=down(i.down),
                                          size=i.size / float(np.sqrt(fx * fy))) for i in c.indices])
              for c in reading.cards]
     unreadable = [replace(u, center=point(u.center)) for u in reading.unreadable]
@@ -186,7 +183,7 @@ def in_own_outline(img: np.ndarray, indices: Sequence[IndexSeen]) -> bool:
     ``indices`` (in the photo's pixels): the card lies there as it is (on white paper, say), not
     squeezed into the photo.
 
-    >>> from vision.reader import IndexSeen
+    >>> from vision.results import IndexSeen
     >>> card = np.full((224, 224, 3), 235, np.uint8)
     >>> _ = cv2.rectangle(card, (34, 3), (190, 220), (120, 120, 120), 2)  # a card's edge, 1.4 x 1
     >>> in_own_outline(card, [IndexSeen((50, 25), (0, 1), 12), IndexSeen((174, 198), (0, -1), 12)])

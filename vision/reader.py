@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -33,6 +32,7 @@ from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, loo
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad, spanned
+from vision.results import CardRead, IndexSeen, Reading, Unreadable
 from vision.taught import TaughtDeck
 
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
@@ -78,72 +78,6 @@ PRINT_SHARE = 0.04
 # a card's other index lies within this many glyph sizes of one (the diagonal of a card with a small
 # index), or this many on the same side (a deck with an index in every corner)
 OTHER_INDEX, SAME_SIDE = 20, 10
-
-
-class IndexSeen(NamedTuple):
-    """One corner index of a card read: its centre (x, y), its "down" (the unit vector from rank
-    glyph to suit pip: the card's body lies that way and to the index's right) and its glyph's
-    size, in the photo's pixels."""
-
-    center: tuple[float, float]
-    down: tuple[float, float]
-    size: float
-
-
-@dataclass
-class CardRead:
-    """One card read: name (``"5H"``), confidence 0-1, centre (x, y), outline or None; and its
-    corner indices as seen (which tell how it lies among other cards: :mod:`vision.hand`; they are
-    not part of the detect JSON)."""
-
-    card: str
-    confidence: float
-    center: tuple[float, float]
-    quad: list[list[float]] | None = None
-    indices: list[IndexSeen] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """The detect-format entry."""
-        return {
-            "card": self.card,
-            "confidence": round(self.confidence, 3),
-            "center": [round(self.center[0], 1), round(self.center[1], 1)],
-            "quad": self.quad,
-        }
-
-
-@dataclass
-class Unreadable:
-    """Something that looks like a corner index but could not be read with confidence."""
-
-    center: tuple[float, float]
-
-    def to_json(self) -> dict[str, Any]:
-        """The detect-format entry."""
-        return {"center": [round(self.center[0], 1), round(self.center[1], 1)]}
-
-
-@dataclass
-class Reading:
-    """What :func:`read_cards` found, and how long it took (ms, without decoding)."""
-
-    cards: list[CardRead] = field(default_factory=list)
-    unreadable: list[Unreadable] = field(default_factory=list)
-    ms: float = 0.0
-    width: int = 0
-    height: int = 0
-
-    def to_json(self, image_path: str | None = None, width: int | None = None,
-                height: int | None = None) -> dict[str, Any]:
-        """The ``crib detect`` JSON object for this reading."""
-        return {
-            "image": image_path,
-            "width": self.width if width is None else width,
-            "height": self.height if height is None else height,
-            "cards": [c.to_json() for c in self.cards],
-            "unreadable": [u.to_json() for u in self.unreadable],
-            "ms": round(self.ms, 1),
-        }
 
 
 @dataclass
@@ -593,7 +527,7 @@ def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading
 def read_with_patches(image_bgr: np.ndarray,
                       deck: TaughtDeck | None = None) -> tuple[Reading, dict[str, np.ndarray]]:
     """:func:`read_cards`, and for each card read, or read only in doubt (below the threshold, not
-    reported), the upright index patches read as it (N, 3, 40, 24): what :func:`vision.taught.teach`
+    reported), the upright index patches read as it (N, 3, 40, 24): what :func:`vision.teach.teach`
     keeps of the cards a photo is said to hold, however hesitant."""
     return _read(image_bgr, deck, True)
 

@@ -1,4 +1,4 @@
-"""Teach your deck (optional): ``vision.taught`` and ``crib vision teach``, on drawn photos."""
+"""Teach your deck (optional): ``vision.teach``, ``vision.taught``, ``crib vision teach``, on drawn photos."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 from companion.cli import main
 from vision.errors import ImageError
 from vision.reader import read_cards, read_with_patches
-from vision.taught import MATCH, TaughtDeck, teach
+from vision.taught import MATCH, TaughtDeck
+from vision.teach import teach
 
 HEARTS = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]
 

@@ -37,7 +37,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.cnn import CARDS  # noqa: E402
+from vision.cnn import CARDS, MODEL_CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
 from vision.synth.compose import cropped, finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import Deck, load_decks, procedural_deck  # noqa: E402
@@ -53,7 +53,8 @@ def dealt(seed: int, rng_seed: int, n: int,
     rng = np.random.default_rng(rng_seed)
     decks = load_decks(split="val") or [procedural_deck(7)]
     img = table_image(rng, 720, 1280, table)
-    return rng, decks[seed % len(decks)], img, [str(x) for x in rng.choice(CARDS, size=n, replace=False)]
+    names = [str(x) for x in rng.choice(MODEL_CARDS, size=n, replace=False)]
+    return rng, decks[seed % len(decks)], img, names
 
 
 def frame(seed: int, n: int = 12, table: str | None = None, width: int = 140,
@@ -323,7 +324,7 @@ def teach_figures(folder: Path, labels: dict) -> None:
     from vision.teach import teach
 
     for deck in load_decks(split="val"):
-        lesson = teach(suit_photos(deck), cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
+        lesson = teach(suit_photos(deck), cards=CARDS)
         scenes = [(folder / name, rec["cards"]) for name, rec in labels.items()
                   if rec.get("deck") == deck.name]
         counts = without_and_taught(scenes, lesson.deck)

@@ -24,7 +24,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cnn import CARDS, RANKS, SUITS
+from cribbage.cards import RANKS, SUITS
+from vision.cnn import CARDS
 from vision.errors import ImageError, LabelsError
 from vision.reader import Reading, load_image, read_cards
 
@@ -40,7 +41,7 @@ def load_labels(folder: Path) -> dict[str, dict[str, Any]]:
     >>> load_labels(d)
     Traceback (most recent call last):
     ...
-    vision.errors.LabelsError: labels.json: "a.jpg": "XX" is not a card (rank A23456789TJQK, suit CDHS: "TC")
+    vision.errors.LabelsError: labels.json: "a.jpg": "XX" is not a card (rank A23456789TJQK, suit SHDC: "TC")
     """
     path = folder / "labels.json"
     try:

@@ -25,7 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.cnn import GATE, RANKS, SUITS, IndexNet, read_indices
+from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
@@ -68,7 +68,7 @@ NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows ar
 # four-colour deck's blue diamonds 0.28 or more in blue)
 NOT_RED, NOT_BLUE = 0.1, 0.15
 BLUE, RED = 0, 2  # channels of a BGR patch
-RED_SUITS = np.array([SUITS.index("D"), SUITS.index("H")])
+RED_SUITS = np.array([MODEL_SUITS.index("D"), MODEL_SUITS.index("H")])  # their suit classes
 SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
 # a card prints its rank at least this share of its width (the smallest read right in the held-out
 # scenes and the real photos: 0.053): a card whose readings' glyphs are all under it for every
@@ -87,7 +87,7 @@ class _Scored:
     conf: float
     patch: np.ndarray
     ranks: np.ndarray  # the network's rank probabilities (A-K, none)
-    suits: np.ndarray  # and suit probabilities (C D H S, none)
+    suits: np.ndarray  # and suit probabilities (MODEL_SUITS, none)
     joint: bool = False  # conf is already the joint of this card's two views (_two_views_of_one_card)
     contrary: bool = False  # its pip's colour contradicted the suit the network saw (_not_red_unless_red)
 
@@ -128,7 +128,7 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
             conf_k = min(conf_k, IN_DOUBT)
         if conf_k < (GUESSED_MIN if c.guessed else MIN_EVIDENCE):
             continue
-        out.append(_Scored(c, RANKS[r] + SUITS[s], conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
+        out.append(_Scored(c, class_name(r, s), conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
     return out
 
 
@@ -235,7 +235,7 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
     >>> def seen(labels, x, suits):
     ...     c = Candidate((x, 50), (0, 1), 20, (x, 45), (x, 60), labels)
     ...     ranks = np.eye(14)[9] * 0.94 + 0.004
-    ...     return _Scored(c, "T" + "CDHS"[int(np.argmax(suits[:4]))], 0.94 * max(suits), np.zeros(0),
+    ...     return _Scored(c, "T" + MODEL_SUITS[int(np.argmax(suits[:4]))], 0.94 * max(suits), np.zeros(0),
     ...                    ranks, np.array(suits))
     >>> club, spade = seen((1, 2), 50, [0.83, 0, 0, 0.11, 0.06]), seen((1,), 47, [0.13, 0, 0, 0.82, 0.05])
     >>> [(s.card, round(s.conf, 2)) for s in _suppress([club, spade])]
@@ -275,7 +275,7 @@ def _join(s: _Scored, rivals: list[_Scored]) -> _Scored:
     ps = np.exp(sum(np.log(v.suits + 1e-6) for v in [s, *rivals]) / n)
     pr, ps = pr / pr.sum(), ps / ps.sum()
     r, u = int(pr[:-1].argmax()), int(ps[:-1].argmax())
-    return replace(s, card=RANKS[r] + SUITS[u], conf=float(pr[r] * ps[u]), ranks=pr, suits=ps)
+    return replace(s, card=class_name(r, u), conf=float(pr[r] * ps[u]), ranks=pr, suits=ps)
 
 
 def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_Scored]:
@@ -320,7 +320,7 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     >>> def seen(x, y, down, suits):
     ...     ranks = np.eye(14)[8] * 0.97 + 0.002
     ...     c = Candidate((x, y), down, 10, (x, y), (x, y + 1), (1,))
-    ...     return _Scored(c, "9" + "CDHS"[np.argmax(suits)], 0.8, np.zeros(0), ranks, np.array(suits))
+    ...     return _Scored(c, "9" + MODEL_SUITS[np.argmax(suits)], 0.8, np.zeros(0), ranks, np.array(suits))
     >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
     >>> a = seen(15, 20, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # the top index, read as a club...
     >>> b = seen(85, 120, (0, -1), [0.05, 0, 0, 0.93, 0.02])  # ...the bottom one, as a spade
@@ -349,7 +349,7 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
         # just as sure) leave the card in doubt, not certain
         joint = float(both_r[r] / both_r.sum() * both_u[u] / both_u.sum())
         for v in held:
-            v.card, v.conf, v.joint = RANKS[r] + SUITS[u], joint, True
+            v.card, v.conf, v.joint = class_name(r, u), joint, True
     return kept
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import CARDS, RANKS
+from cribbage.cards import RANKS
+from vision.cnn import CARDS
 from vision.errors import ImageError
 from vision.patch import (
     ABOVE,

@@ -6,6 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
+from cribbage.cards import RANKS
+from vision.cnn import CARDS, MODEL_SUITS
 from vision.index import (
     BIG_GLYPH,
     LEVELS,
@@ -20,7 +22,7 @@ from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
 from vision.synth.compose import cropped, place, table_image
 from vision.synth.decks import artwork_available, load_decks, procedural_deck
 from vision.synth.scene import render_scene
-from vision.train import NONE_RANK, RANKS, SUITS, candidate_pairs, label_pairs
+from vision.train import NONE_RANK, candidate_pairs, label_pairs
 
 
 def one_card(angle: float, width: float = 220, card: str = "7H") -> np.ndarray:
@@ -68,7 +70,7 @@ def test_training_labels_name_every_visible_index_and_only_those():
     scene = render_scene(rng, layout="single", decks=[procedural_deck(7)], card_width=(180, 260), effects=0)
     pairs = candidate_pairs(scene.image)
     ranks, suits = label_pairs(scene, pairs)
-    named = {RANKS[r] + SUITS[s] for r, s in zip(ranks, suits, strict=True) if r != NONE_RANK}
+    named = {RANKS[r] + MODEL_SUITS[s] for r, s in zip(ranks, suits, strict=True) if r != NONE_RANK}
     assert named == {c.card for c in scene.readable}
     assert (ranks == NONE_RANK).sum() > 0  # centre pips, reversed pairs: "none"
 
@@ -102,7 +104,7 @@ def test_a_thumbnail_of_one_card_is_read_enlarged(monkeypatch):
 
     deck = procedural_deck(7)
     photos = {}
-    for name in [r + s for r in "A23456789TJQK" for s in "CDHS"]:
+    for name in CARDS:
         img = cv2.resize(cropped(deck.render(name, 600)), (60, 90), interpolation=cv2.INTER_AREA)
         jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
         photos[name] = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from vision import reader
+from vision.cnn import CARDS
 from vision.proportions import PAPER_SHARE, in_own_outline, paper_share
 from vision.reader import read_cards
 from vision.synth.compose import cropped
 from vision.synth.decks import procedural_deck
 
-NAMES = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+NAMES = CARDS
 
 
 def squared(name: str, side: int, across: bool = False) -> np.ndarray:

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from cribbage.cards import RANKS, SUITS
 from vision import index, reader
 from vision.reader import Reading, read_cards
 from vision.synth.compose import finish, table_image
@@ -63,7 +64,7 @@ def test_overlapping_row_reads_every_index(make_scene):
 def test_a_whole_deck_spread_in_four_tight_rows(make_scene):
     # a deck spread suit by suit, each card showing only its index strip: 52 cards, each once
     layout = [(rank + suit, 120 + 33 * k, 150 + 176 * r, 0)
-              for r, suit in enumerate("SHDC") for k, rank in enumerate("A23456789TJQK")]
+              for r, suit in enumerate(SUITS) for k, rank in enumerate(RANKS)]
     reading = read_cards(make_scene(layout, width=110, size=(900, 1600)))
     read = names(reading)
     assert len(read) == len(set(read)) and set(read) <= {n for n, *_ in layout}
@@ -91,7 +92,7 @@ def _seen(card: str, x: float, y: float, down: tuple[float, float], suits: list[
     from vision.reader import _Scored
 
     ranks = np.full(14, 0.002)
-    ranks["A23456789TJQK".index(card[0])] = 0.97
+    ranks[RANKS.index(card[0])] = 0.97
     cand = Candidate((x, y), down, 10, (x, y), (x + down[0], y + down[1]), (int(x * 1000 + y),))
     return _Scored(cand, card, 0.8, np.zeros((3, 40, 24), np.float32), ranks, np.array(suits))
 

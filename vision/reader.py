@@ -25,10 +25,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision import tuning
 from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
-from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
+from vision.index import Candidate, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad, spanned
@@ -37,47 +38,8 @@ from vision.taught import TaughtDeck
 
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
 
-THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
-IN_DOUBT = THRESHOLD - 0.01  # the most a contrary reading (shape and colour disagree) counts on its own
-MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
-# a glyph smaller than this (px) is not read: a card 60 px wide, the smallest the reader is for,
-# prints its rank 7-9 px tall, and no glyph under 6 px was read right in the held-out scenes, the
-# real photos or those shrunk to 0.3 (cards 45-55 px); a card back's lattice at 5 px read as a card
-MIN_GLYPH = 6
-MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
-MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
-# a photo smaller than this (its long side) is read enlarged twice: a card in a thumbnail or a small
-# crop has glyphs of a few pixels, and the finder's windows (the paper level's 31 px, the 6 px
-# round ink) are as wide as its print
-SMALL_PHOTO = 200
-# a candidate whose glyph and pip were placed from the shape of one blob (vision.index._whole_indices)
-# counts only read at least this sure: its window is a guess, and part of a glyph read as a whole
-# index (a "3"'s lower bowl taken for a spade) is a card that is not there
-GUESSED_MIN = 0.75
-# an index in doubt this close (glyph sizes) to a card read is not reported as unreadable: it is
-# that card's own index seen again. Not further: in a spread hand or a played row the next card's
-# index lies 1-3 glyph sizes off, and a card there that could not be read must say so (3 sizes, as
-# before, hid it: held-out scenes with a card missed that flagged one, 6 of 42 → 12, seed-2 5 of 35
-# → 9; no unreadable mark in any scene whose cards were all read, before or after)
-NEAR_READ = 1.0
-LOOK_CLOSER = 0.2  # a card named with at least this confidence, but under the threshold, is looked at again
-NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows are moved
-# pip colour (vision.patch.pip_tint): less than NOT_RED in red and NOT_BLUE in blue is not the ink
-# of a heart or a diamond (red print stands 0.2-0.9 above green and blue in real photos and 0.12 or
-# more in the held-out scenes; black 0.02 at most, in the scenes up to 0.14 under a tinted light; a
-# four-colour deck's blue diamonds 0.28 or more in blue)
-NOT_RED, NOT_BLUE = 0.1, 0.15
 BLUE, RED = 0, 2  # channels of a BGR patch
 RED_SUITS = np.array([MODEL_SUITS.index("D"), MODEL_SUITS.index("H")])  # their suit classes
-SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
-# a card prints its rank at least this share of its width (the smallest read right in the held-out
-# scenes and the real photos: 0.053): a card whose readings' glyphs are all under it for every
-# outline they lie in is a card back's pattern (a lattice's motif read as a ten of diamonds at
-# 0.018-0.031 of the back's width), not a card
-PRINT_SHARE = 0.04
-# a card's other index lies within this many glyph sizes of one (the diagonal of a card with a small
-# index), or this many on the same side (a deck with an index in every corner)
-OTHER_INDEX, SAME_SIDE = 20, 10
 
 
 @dataclass
@@ -101,9 +63,10 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     """Classify each candidate's upright index patch, cut from the photo's ``pyramid`` (shared by
     the first and second look and the outlines); keep those the network calls a card. With a
     taught deck, a patch close to one of its indices is sharpened toward that card. A card named
-    with doubt (confidence from ``LOOK_CLOSER`` up to the threshold) is looked at again (:func:`_closer`).
-    A glyph under ``MIN_GLYPH`` px is not read at all."""
-    cands = [c for c in cands if c.size >= MIN_GLYPH]
+    with doubt (confidence from ``tuning.LOOK_CLOSER`` up to the threshold) is looked at again
+    (:func:`_closer`).
+    A glyph under ``tuning.MIN_GLYPH`` px is not read at all."""
+    cands = [c for c in cands if c.size >= tuning.MIN_GLYPH]
     if not cands:
         return []
     x = cut_patches(pyramid, [(c.rank_pos, c.suit_pos) for c in cands])
@@ -112,8 +75,8 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
         pr = deck.sharpen(pr, x)
     best_r, best_s = pr[:, :-1].max(axis=1), ps[:, :-1].max(axis=1)
     conf = best_r * best_s
-    doubt = np.nonzero((best_r > pr[:, -1]) & (best_s > ps[:, -1]) & (conf >= LOOK_CLOSER)
-                       & (conf < THRESHOLD) & ~np.array([c.guessed for c in cands]))[0]
+    doubt = np.nonzero((best_r > pr[:, -1]) & (best_s > ps[:, -1]) & (conf >= tuning.LOOK_CLOSER)
+                       & (conf < tuning.THRESHOLD) & ~np.array([c.guessed for c in cands]))[0]
     if len(doubt):
         pr[doubt], ps[doubt] = _closer(pyramid, [cands[k] for k in doubt], x[doubt], pr[doubt], ps[doubt],
                                        deck)
@@ -125,8 +88,8 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
             continue
         conf_k = float(pr[k, r] * ps[k, s])
         if contrary[k]:  # colour and shape disagree: at most in doubt
-            conf_k = min(conf_k, IN_DOUBT)
-        if conf_k < (GUESSED_MIN if c.guessed else MIN_EVIDENCE):
+            conf_k = min(conf_k, tuning.IN_DOUBT)
+        if conf_k < (tuning.GUESSED_MIN if c.guessed else tuning.MIN_EVIDENCE):
             continue
         out.append(_Scored(c, class_name(r, s), conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
     return out
@@ -139,7 +102,7 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.
     to 1 (in place): the patch reads as the black suit the network found likelier. Such readings
     are returned ((N,) bool, "contrary"), and :func:`_score` holds them in doubt: a card only where
     the card's other index agrees. Only readings that could be a card are looked at (a suit and a
-    rank each likelier than none, their product at least ``MIN_EVIDENCE``; ``pr`` holds the ranks'
+    rank each likelier than none, their product at least ``tuning.MIN_EVIDENCE``; ``pr`` holds the ranks'
     probabilities), and not in a greyscale photo, where every pip is grey
     (:func:`vision.patch.in_colour`).
 
@@ -157,12 +120,12 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.
     """
     best = ps[:, :-1].max(axis=1)
     red_suits = ((ps[:, :-1].argmax(axis=1)[:, None] == RED_SUITS).any(axis=1) & (best > ps[:, -1])
-                 & (pr[:, :-1].max(axis=1) * best >= MIN_EVIDENCE))
+                 & (pr[:, :-1].max(axis=1) * best >= tuning.MIN_EVIDENCE))
     contrary = np.zeros(len(ps), bool)
     if not red_suits.any() or not pyramid.in_colour:
         return contrary
     tint = pip_tint(x[red_suits])
-    neither = (tint[:, RED] < NOT_RED) & (tint[:, BLUE] < NOT_BLUE)  # a pip with no ink is neither test
+    neither = (tint[:, RED] < tuning.NOT_RED) & (tint[:, BLUE] < tuning.NOT_BLUE)  # (a pip with no ink too)
     contrary[np.nonzero(red_suits)[0][neither]] = True
     ps[np.ix_(contrary, RED_SUITS)] = 0
     ps[contrary] /= np.maximum(ps[contrary].sum(axis=1, keepdims=True), 1e-6)
@@ -192,7 +155,7 @@ def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndar
     >>> r.shape, s.shape, round(float(r.sum()), 3), round(float(s.sum()), 3)
     ((1, 14), (1, 5), 1.0, 1.0)
     """
-    moved = [p for c in cands for p in nudged(c.rank_pos, c.suit_pos, NUDGE)]
+    moved = [p for c in cands for p in nudged(c.rank_pos, c.suit_pos, tuning.NUDGE)]
     n = len(cands)
     m = len(moved) // n
     xm = cut_patches(pyramid, moved)
@@ -256,7 +219,7 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
         used.update(s.cand.labels)
     sure: dict[int, list[_Scored]] = {}  # ink blob → the readings on it sure enough to report
     for r in scored:
-        if r.conf >= THRESHOLD:
+        if r.conf >= tuning.THRESHOLD:
             for label in r.cand.labels:
                 sure.setdefault(label, []).append(r)
     for i, k in enumerate(kept):
@@ -341,7 +304,7 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
         # (two cards side by side can make one card-shaped outline too)
         mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
         if (a.card == b.card or (a.contrary and b.contrary) or not _by_opposite_corners(q, a, b, 0.5)
-                or np.linalg.norm(mid - q.mean(axis=0)) > SYMMETRY * short):
+                or np.linalg.norm(mid - q.mean(axis=0)) > tuning.SYMMETRY * short):
             continue
         both_r, both_u = a.ranks[:-1] * b.ranks[:-1], a.suits[:-1] * b.suits[:-1]
         r, u = int(np.argmax(both_r)), int(np.argmax(both_u))
@@ -355,8 +318,8 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
 
 def _one_card(group: list[_Scored]) -> list[_Scored]:
     """The readings of one name that belong to the card its surest reading sees: that reading, and
-    the card's other indices: pointing the opposite way within ``OTHER_INDEX`` glyph sizes, or the
-    same way within ``SAME_SIDE`` (a deck with an index in all four corners). A deck holds one card
+    the card's other indices: pointing the opposite way within ``tuning.OTHER_INDEX`` glyph sizes, or the
+    same way within ``tuning.SAME_SIDE`` (a deck with an index in all four corners). A deck holds one card
     of each name, so a reading of the name further off is a misreading of some other card: it must
     not move this card's centre, add to its confidence or be taught as it.
 
@@ -379,8 +342,9 @@ def _gap(a: _Scored, b: _Scored) -> float:
 
 def _one_cards_indices(a: _Scored, b: _Scored) -> bool:
     """Whether two readings can be indices of one card: pointing opposite ways within
-    ``OTHER_INDEX`` glyph sizes, or the same way within ``SAME_SIDE``."""
-    return _gap(a, b) < (OTHER_INDEX if _opposite(a, b) else SAME_SIDE) * max(a.cand.size, b.cand.size)
+    ``tuning.OTHER_INDEX`` glyph sizes, or the same way within ``tuning.SAME_SIDE``."""
+    reach = tuning.OTHER_INDEX if _opposite(a, b) else tuning.SAME_SIDE
+    return _gap(a, b) < reach * max(a.cand.size, b.cand.size)
 
 
 def _combined(group: list[_Scored]) -> float:
@@ -404,7 +368,7 @@ def _combined(group: list[_Scored]) -> float:
 
 def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]]) -> list[_Scored]:
     """The readings of cards not read (``groups`` less ``by_card``, the cards read) that are to be
-    reported as unreadable: all but those within ``NEAR_READ`` glyph sizes of an index read (that
+    reported as unreadable: all but those within ``tuning.NEAR_READ`` glyph sizes of an index read (that
     index seen again, not another card), and a contrary reading (:func:`_not_red_unless_red`) that
     is a card read's other index: the same rank, pointing the opposite way, within its reach (a
     three of diamonds read by one corner, its other corner's pip paler than red).
@@ -423,7 +387,7 @@ def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]
     read = [g for grp in by_card.values() for g in grp]
 
     def seen_again(s: _Scored) -> bool:
-        return any(_gap(s, g) < NEAR_READ * s.cand.size
+        return any(_gap(s, g) < tuning.NEAR_READ * s.cand.size
                    or (s.contrary and g.card[0] == s.card[0] and _opposite(s, g) and _one_cards_indices(s, g))
                    for g in read)
 
@@ -461,7 +425,7 @@ def _by_opposite_corners(q: np.ndarray, a: _Scored, b: _Scored, reach: float) ->
 def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]:
     """The outlines whose ink the cards read so far (``sure``) explain, so that it is not looked at
     again (:func:`vision.index.look_again`, :func:`vision.index.look_unread`): an outline holding
-    a card read at full size (a glyph over ``SECOND_LOOK_MAX``: the tiny blobs of its picture are
+    a card read at full size (a glyph over ``tuning.SECOND_LOOK_MAX``: the tiny blobs of its picture are
     its own print, not small cards), or holding both corner indices of one card read, each by a
     corner of its own, the two corners opposite (a small card: its outline is its own, not two
     cards side by side, which can make one card-shaped outline too, nor the board they lie on).
@@ -481,7 +445,7 @@ def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]
     out = []
     for q, here in zip(quads, at, strict=True):
         held = [s for s, h in zip(sure, here, strict=True) if h]
-        if (any(s.cand.size > SECOND_LOOK_MAX for s in held)
+        if (any(s.cand.size > tuning.SECOND_LOOK_MAX for s in held)
                 or any(a.card == b.card and _by_opposite_corners(q, a, b, 0.5)
                        for k, a in enumerate(held) for b in held[k + 1:])):
             out.append(q)
@@ -498,7 +462,7 @@ def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]
 
 def _print_too_small(quad: np.ndarray, group: list[_Scored]) -> bool:
     """Whether a card's readings (``group``) are all print too small to be the index of a card with
-    the outline ``quad`` (glyphs under ``PRINT_SHARE`` of its short side).
+    the outline ``quad`` (glyphs under ``tuning.PRINT_SHARE`` of its short side).
 
     >>> def seen(size):
     ...     c = Candidate((50, 40), (0, 1), size, (50, 40), (50, 41), (1,))
@@ -508,7 +472,7 @@ def _print_too_small(quad: np.ndarray, group: list[_Scored]) -> bool:
     (True, False)
     """
     short = min(float(np.linalg.norm(quad[k] - quad[(k + 1) % 4])) for k in range(4))
-    return all(s.cand.size < PRINT_SHARE * short for s in group)
+    return all(s.cand.size < tuning.PRINT_SHARE * short for s in group)
 
 
 def _quads(pyramid: Pyramid) -> list[np.ndarray]:
@@ -562,7 +526,7 @@ def _reading(image_bgr: np.ndarray, deck: TaughtDeck | None,
     card's shape first, and that reading is kept when the stretched photo is one card (and the photo
     shows no outline in a card's own proportions round that card's indices)."""
     h, w = image_bgr.shape[:2]
-    for fx, fy in stretches(image_bgr) if min(h, w) >= MIN_SIDE else []:
+    for fx, fy in stretches(image_bgr) if min(h, w) >= tuning.MIN_SIDE else []:
         size = (round(w * fx), round(h * fy))
         stretched, kept = _as_shot(cv2.resize(image_bgr, size, interpolation=cv2.INTER_CUBIC), deck, patches)
         if len(stretched.cards) == 1 and fills_photo(stretched.cards[0].indices, *size):
@@ -576,16 +540,16 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
              patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
     """The reading of the photo as it is."""
     h, w = image_bgr.shape[:2]
-    if min(h, w) < MIN_SIDE:
+    if min(h, w) < tuning.MIN_SIDE:
         return Reading(width=w, height=h), {}
-    scale = 2.0 if max(h, w) < SMALL_PHOTO else min(1.0, MAX_SIDE / max(h, w))
+    scale = 2.0 if max(h, w) < tuning.SMALL_PHOTO else min(1.0, tuning.MAX_SIDE / max(h, w))
     how = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=how)
     look = first_look(img)
     pyramid = Pyramid(img)  # its halving serves the patches of big indices and the outlines alike
     scored = _score(pyramid, look.found, deck)
     quads = _quads(pyramid) if scored else []
-    sure = [s for s in _suppress(scored) if s.conf >= THRESHOLD]
+    sure = [s for s in _suppress(scored) if s.conf >= tuning.THRESHOLD]
     explained = _explained(quads, sure)
     # (the palest level only where no card at all was read: on a frame of small cards it cost 7 ms)
     again = _score(pyramid, look_again(look, explained=explained)
@@ -604,7 +568,7 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
         groups.setdefault(s.card, []).append(s)
     own = {name: _one_card(g) for name, g in groups.items()}
     combined = {name: _combined(g) for name, g in own.items()}
-    by_card = {name: own[name] for name in groups if combined[name] >= THRESHOLD}
+    by_card = {name: own[name] for name in groups if combined[name] >= tuning.THRESHOLD}
     # a card's outline holds its own indices and no other card's
     owners = [name for name, g in by_card.items() for _ in g]
     at = inside_all(quads, [s.cand.center for g in by_card.values() for s in g])

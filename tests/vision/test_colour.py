@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.reader as reader
+from vision import tuning
 from vision.patch import in_colour
 from vision.reader import read_cards
 
@@ -27,7 +27,7 @@ def test_a_suit_whose_colour_disagrees_is_marked_unreadable(make_printed):
 
 
 def test_without_the_rule_the_black_diamond_read_as_a_diamond(make_printed, monkeypatch):
-    monkeypatch.setattr(reader, "NOT_RED", -np.inf)
+    monkeypatch.setattr(tuning, "NOT_RED", -np.inf)
     assert [c.card for c in read_cards(make_printed("5D", BLACK)).cards] == ["5D"]
 
 

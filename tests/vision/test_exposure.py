@@ -1,12 +1,12 @@
 """A photo taken in the dark (underexposed: a dim room, a camera at a fixed exposure) is read too:
-what counts as black scales with the photo's brightest paper (:data:`vision.index.BLACK`)."""
+what counts as black scales with the photo's brightest paper (:data:`vision.tuning.BLACK`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-import vision.index as index
+from vision import tuning
 from vision.reader import read_cards
 from vision.synth.compose import drawn_table
 
@@ -29,7 +29,7 @@ def test_cards_in_the_dark_are_read(light):
 
 def test_a_fixed_black_level_read_nothing_in_the_dark(monkeypatch):
     # as before: black was anything under 40 of 255, and the paper of a photo this dark is darker
-    monkeypatch.setattr(index, "EXPOSED", 1e-6)
+    monkeypatch.setattr(tuning, "EXPOSED", 1e-6)
     assert read_cards(dark(0.12)).cards == []
 
 

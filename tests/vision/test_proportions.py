@@ -9,10 +9,11 @@ import pytest
 
 from vision import reader
 from vision.cnn import CARDS
-from vision.proportions import PAPER_SHARE, in_own_outline, paper_share
+from vision.proportions import in_own_outline, paper_share
 from vision.reader import read_cards
 from vision.synth.compose import cropped
 from vision.synth.decks import procedural_deck
+from vision.tuning import PAPER_SHARE
 
 NAMES = CARDS
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from cribbage.cards import RANKS, SUITS
-from vision import index, reader
+from vision import reader, tuning
+from vision.index import looks
 from vision.reader import Reading, read_cards
 from vision.synth.compose import finish, table_image
 
@@ -131,7 +132,8 @@ def test_the_second_opinion_does_not_make_a_misreading_a_card(make_scene):
     from vision.cnn import IndexNet
     from vision.index import find_indices
     from vision.patch import Pyramid, cut_patches
-    from vision.reader import LOOK_CLOSER, THRESHOLD, _score
+    from vision.reader import _score
+    from vision.tuning import LOOK_CLOSER, THRESHOLD
 
     img = make_scene([("7H", 640, 360, 0)], width=140)
     net = IndexNet.load()
@@ -156,7 +158,8 @@ def test_the_second_opinion_does_not_make_a_misreading_a_card(make_scene):
 
 
 def test_two_views_that_contradict_each_other_leave_the_card_in_doubt():
-    from vision.reader import THRESHOLD, _two_views_of_one_card
+    from vision.reader import _two_views_of_one_card
+    from vision.tuning import THRESHOLD
 
     card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
     top = _seen("2C", 14, 22, (0, 1), [0.9, 0, 0, 0.06, 0.04])  # as sure it is a club...
@@ -178,7 +181,7 @@ def test_a_small_index_that_is_one_blob_is_read(make_touching, card, monkeypatch
     img = make_touching(card)
     assert names(read_cards(img)) == [card]
     # a pale rank on its pip: gone at the strict level, one blob with the pip at the loose one
-    monkeypatch.setattr(index, "_whole_indices", lambda *args: [])
+    monkeypatch.setattr(looks, "whole_indices", lambda *args, **kw: [])
     assert read_cards(img).cards == []
 
 
@@ -191,8 +194,8 @@ def test_a_blurred_index_that_is_one_blob_only_at_the_faintest_level_is_read(mak
     img = cv2.GaussianBlur(make_touching(card, ink=ink, width=width), (0, 0), 1.2)
     assert names(read_cards(img)) == [card]
     # blurred paler still, the rank is one blob with its pip only at the faintest level (half size)
-    whole = index._whole_indices
-    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at, blobs=None, f=1.0:
+    whole = looks.whole_indices
+    monkeypatch.setattr(looks, "whole_indices", lambda look, explained, read_at, *, blobs=None, f=1.0:
                         whole(look, explained, read_at) if f == 1.0 else [])
     assert read_cards(img).cards == []
 
@@ -263,7 +266,8 @@ def test_a_glyph_smaller_than_any_card_prints_is_not_read(make_scene):
 
     from vision.index import find_indices
     from vision.patch import Pyramid
-    from vision.reader import MIN_GLYPH, _score
+    from vision.reader import _score
+    from vision.tuning import MIN_GLYPH
 
     img = make_scene([("7H", 640, 360, 0)], width=140)
     read = [s for s in _score(Pyramid(img), find_indices(img)) if s.card == "7H"]
@@ -290,7 +294,7 @@ def test_a_small_card_read_by_both_corners_is_not_searched_again(make_scene, mon
     monkeypatch.setattr(reader, "look_unread", spy)
     reading = read_cards(img)
     both = [c for c in reading.cards if len(c.indices) == 2]
-    assert len(both) >= 3 and all(i.size <= index.SECOND_LOOK_MAX for c in both for i in c.indices)
+    assert len(both) >= 3 and all(i.size <= tuning.SECOND_LOOK_MAX for c in both for i in c.indices)
     skipped = [c.card for c in both if any(inside(q, c.center) for q in explained[-1])]
     assert len(skipped) >= 3, skipped  # (a card whose second index only the second look reads is not)
 
@@ -302,7 +306,7 @@ def test_an_index_far_too_small_for_the_card_round_it_is_not_a_card(name, make_p
     # the blank card it is printed on
     img = make_printed_small(name)
     assert read_cards(img).cards == []
-    monkeypatch.setattr(reader, "PRINT_SHARE", 0.0)  # without the rule the index is read, in that outline
+    monkeypatch.setattr(tuning, "PRINT_SHARE", 0.0)  # without the rule the index is read, in that outline
     read = read_cards(img).cards
     assert [c.card for c in read] == [name] and read[0].quad is not None
     assert read[0].indices[0].size < 0.04 * 360

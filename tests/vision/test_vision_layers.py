@@ -94,3 +94,4 @@ def test_the_networks_classes_name_cribbages_cards():
     assert [class_name(r, s) for r in range(13) for s in range(4)] == MODEL_CARDS
     assert sorted(Card(class_name(r, s)).index for r in range(13) for s in range(4)) == list(range(52))
     assert [Card(c).index for c in CARDS] == list(range(52))
+

@@ -38,7 +38,7 @@ SUIT_OF_CLASS = tuple(SUITS.index(s) for s in MODEL_SUITS)  # cribbage's suit in
 CARDS = [r + s for r in RANKS for s in SUITS]  # the 52 names, in cribbage's order (``Card.index``)
 # the 52 names in the network's class order (rank-major): the order the benchmarks draw cards from
 MODEL_CARDS = [r + s for r in RANKS for s in MODEL_SUITS]
-BATCH = 16  # patches per forward pass: small batches stay in the cache (measured: ~15% faster than 256)
+BATCH = 16  # patches per forward pass: a small batch stays in the CPU cache
 
 
 class IndexNet:
@@ -46,8 +46,8 @@ class IndexNet:
 
     One network serves the whole process, and OpenCV's ``dnn.Net`` holds its input and its layers'
     buffers between ``setInput`` and ``forward``: two threads reading at once (two phones sending
-    photos to the page) mixed their batches, and readings failed or came out wrong. ``predict``
-    runs one batch at a time (a lock per network); the rest of a reading runs in parallel.
+    photos to the page) would mix their batches. ``predict`` runs one batch at a time (a lock per
+    network); the rest of a reading runs in parallel.
     """
 
     def __init__(self, net: cv2.dnn.Net) -> None:

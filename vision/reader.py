@@ -29,7 +29,7 @@ from vision import tuning
 from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
-from vision.index import Candidate, first_look, look_again, look_unread
+from vision.index import Candidate, Look, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad, spanned
@@ -42,7 +42,7 @@ BLUE, RED = 0, 2  # channels of a BGR patch
 RED_SUITS = np.array([MODEL_SUITS.index("D"), MODEL_SUITS.index("H")])  # their suit classes
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class _Scored:
     cand: Candidate
     card: str
@@ -79,8 +79,8 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
                        & (conf < tuning.THRESHOLD) & ~np.array([c.guessed for c in cands]))[0]
     if len(doubt):
         pr[doubt], ps[doubt] = _closer(pyramid, [cands[k] for k in doubt], x[doubt], pr[doubt], ps[doubt],
-                                       deck)
-    contrary = _not_red_unless_red(pyramid, x, pr, ps)
+                                       deck=deck)
+    contrary, ps = _not_red_unless_red(pyramid, x, pr, ps)
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
@@ -95,16 +95,17 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     return out
 
 
-def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.ndarray) -> np.ndarray:
+def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray,
+                        ps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A heart is printed red, and a diamond red or (in a four-colour deck) blue. Where the suit
     pip of a patch read as one is neither (:func:`vision.patch.pip_tint`: black, grey or green
-    print), the two red suits' probabilities in ``ps`` are set to 0 and the rest scaled up to sum
-    to 1 (in place): the patch reads as the black suit the network found likelier. Such readings
-    are returned ((N,) bool, "contrary"), and :func:`_score` holds them in doubt: a card only where
-    the card's other index agrees. Only readings that could be a card are looked at (a suit and a
-    rank each likelier than none, their product at least ``tuning.MIN_EVIDENCE``; ``pr`` holds the ranks'
-    probabilities), and not in a greyscale photo, where every pip is grey
-    (:func:`vision.patch.in_colour`).
+    print), the two red suits' probabilities of ``ps`` are set to 0 and the rest scaled up to sum
+    to 1: the patch reads as the black suit the network found likelier. Such readings are
+    returned ((N,) bool, "contrary") with the suits' probabilities so changed (a new array), and
+    :func:`_score` holds them in doubt: a card only where the card's other index agrees. Only
+    readings that could be a card are looked at (a suit and a rank each likelier than none, their
+    product at least ``tuning.MIN_EVIDENCE``; ``pr`` holds the ranks' probabilities), and not in a
+    greyscale photo, where every pip is grey (:func:`vision.patch.in_colour`).
 
     The network reads colour but leans on shape: a drawn five of diamonds printed black reads as
     a five of diamonds at 1.0, and a small, blurred spade of a deck it has not seen (held-out
@@ -115,7 +116,8 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.
     >>> img = np.zeros((40, 40, 3), np.uint8); img[::2, ::2, 2] = 200  # a photo in colour
     >>> ps = np.array([[0.02, 0.9, 0.03, 0.04, 0.01]], np.float32)  # C D H S none: "a diamond"
     >>> pr = np.eye(14, dtype=np.float32)[4:5]  # "a five"
-    >>> _not_red_unless_red(Pyramid(img), x, pr, ps).tolist(), [round(float(p), 2) for p in ps[0]]
+    >>> contrary, suits = _not_red_unless_red(Pyramid(img), x, pr, ps)
+    >>> contrary.tolist(), [round(float(p), 2) for p in suits[0]]
     ([True], [0.29, 0.0, 0.0, 0.57, 0.14])
     """
     best = ps[:, :-1].max(axis=1)
@@ -123,16 +125,17 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.
                  & (pr[:, :-1].max(axis=1) * best >= tuning.MIN_EVIDENCE))
     contrary = np.zeros(len(ps), bool)
     if not red_suits.any() or not pyramid.in_colour:
-        return contrary
+        return contrary, ps
     tint = pip_tint(x[red_suits])
     neither = (tint[:, RED] < tuning.NOT_RED) & (tint[:, BLUE] < tuning.NOT_BLUE)  # (a pip with no ink too)
     contrary[np.nonzero(red_suits)[0][neither]] = True
+    ps = ps.copy()
     ps[np.ix_(contrary, RED_SUITS)] = 0
     ps[contrary] /= np.maximum(ps[contrary].sum(axis=1, keepdims=True), 1e-6)
-    return contrary
+    return contrary, ps
 
 
-def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndarray, ps: np.ndarray,
+def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndarray, ps: np.ndarray, *,
             deck: TaughtDeck | None) -> tuple[np.ndarray, np.ndarray]:
     """A second opinion on indices read with doubt (their patches ``x``, read ``pr``, ``ps``):
     each patch cut again from six windows a little moved and scaled (:func:`vision.patch.nudged`),
@@ -151,7 +154,7 @@ def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndar
     >>> c = Candidate((30, 40), (0, 1), 10, (30, 35), (30, 45), (1, 2))
     >>> x = cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos)])
     >>> pr, ps = np.full((1, 14), 1 / 14), np.full((1, 5), 0.2)
-    >>> r, s = _closer(Pyramid(img), [c], x, pr, ps, None)
+    >>> r, s = _closer(Pyramid(img), [c], x, pr, ps, deck=None)
     >>> r.shape, s.shape, round(float(r.sum()), 3), round(float(s.sum()), 3)
     ((1, 14), (1, 5), 1.0, 1.0)
     """
@@ -276,8 +279,9 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     """A card's two corner indices are point-symmetric about its centre. Two readings of different
     names inside one card outline, pointing opposite ways, by opposite corners, whose midpoint is
     the outline's centre, are one card seen twice, one view misread (a spade's index taken for a
-    club's, say): both are read again from the product of their rank and suit probabilities. Not
-    two contrary readings (:func:`_not_red_unless_red`), which are suits the network did not see.
+    club's, say): both are read again from the product of their rank and suit probabilities (new
+    readings in their places; those given stay as read). Not two contrary readings
+    (:func:`_not_red_unless_red`), which are suits the network did not see.
 
     >>> import numpy as np
     >>> def seen(x, y, down, suits):
@@ -294,12 +298,13 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     >>> [(s.card, round(s.conf, 2)) for s in _two_views_of_one_card([a, b], [card])]
     [('9C', 0.5), ('9C', 0.5)]
     """
+    out = list(kept)
     at = inside_all(quads, [s.cand.center for s in kept])
     for q, here in zip(quads, at, strict=True):
-        held = [kept[k] for k in np.nonzero(here)[0]]
-        if len(held) != 2:  # an outline round a row or a stack holds more indices than one card's
+        both = np.nonzero(here)[0].tolist()
+        if len(both) != 2:  # an outline round a row or a stack holds more indices than one card's
             continue
-        a, b = held
+        a, b = out[both[0]], out[both[1]]
         short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
         # (two cards side by side can make one card-shaped outline too)
         mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
@@ -311,9 +316,9 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
         # the confidence is the joint's: two views that contradict each other (a club and a spade
         # just as sure) leave the card in doubt, not certain
         joint = float(both_r[r] / both_r.sum() * both_u[u] / both_u.sum())
-        for v in held:
-            v.card, v.conf, v.joint = class_name(r, u), joint, True
-    return kept
+        for k in both:
+            out[k] = replace(out[k], card=class_name(r, u), conf=joint, joint=True)
+    return out
 
 
 def _one_card(group: list[_Scored]) -> list[_Scored]:
@@ -484,7 +489,7 @@ def _quads(pyramid: Pyramid) -> list[np.ndarray]:
 
 def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading:
     """Every card whose corner index shows in ``image_bgr`` (BGR uint8), each once; ``deck``: the
-    players' own deck, taught with :mod:`vision.taught` (optional)."""
+    players' own deck, taught with :mod:`vision.teach` (optional)."""
     return _read(image_bgr, deck, False)[0]
 
 
@@ -501,17 +506,15 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     _ready()  # once per process, and not part of the reading time
     t0 = time.perf_counter()
     reading, kept = _reading(image_bgr, deck, patches)
-    reading.ms = (time.perf_counter() - t0) * 1000
-    return reading, kept
+    return replace(reading, ms=(time.perf_counter() - t0) * 1000), kept
 
 
 @lru_cache(maxsize=1)
 def _ready() -> None:
     """What a process does once before its first reading, as a camera does before its first frame:
     load the networks, keep the memory one frame frees for the next (:mod:`vision.heap`), and read a
-    small drawn index once, so that OpenCV sets up its routines then and not in the first photo (in
-    one measurement the finder took 51 ms on a process's first frame and 33-36 ms on later ones;
-    after this small reading, the first frame took as long as the later ones)."""
+    small drawn index once, so that OpenCV sets up its routines then and not in the first photo
+    (a process's first frame is otherwise about half as slow again as the next)."""
     IndexNet.load(), IndexNet.load(str(GATE)), keep_freed_memory()
     img = np.full((120, 160, 3), 225, np.uint8)
     cv2.putText(img, "7", (40, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 30), 2)
@@ -536,31 +539,106 @@ def _reading(image_bgr: np.ndarray, deck: TaughtDeck | None,
     return _as_shot(image_bgr, deck, patches)
 
 
+# The reading of a photo as it is, in stages, each a new value: the photo scaled (_Photo); its
+# indices found and classified, first look then second (_Seen); both indices of each card merged
+# (_Merged); each card's outline (_Placed); the report (Reading).
+
+
+@dataclass(frozen=True)
+class _Photo:
+    """The photo as read: ``img``, the photo (``width`` x ``height``) scaled by ``scale``."""
+
+    img: np.ndarray
+    scale: float
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """The indices found in a photo and read: the first look's readings, the second look's
+    (``again``), the card outlines found, and what the second look builds on."""
+
+    first: list[_Scored]
+    again: list[_Scored]
+    quads: list[np.ndarray]
+    look: Look
+    pyramid: Pyramid
+
+
+@dataclass(frozen=True)
+class _Merged:
+    """The readings merged into cards: every reading kept, by the name it reads (``groups``), each
+    name's readings of the one card its surest reading sees (``own``) and their confidence
+    (``combined``), and the cards read (``by_card``: combined confidence at the threshold)."""
+
+    groups: dict[str, list[_Scored]]
+    own: dict[str, list[_Scored]]
+    combined: dict[str, float]
+    by_card: dict[str, list[_Scored]]
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A card read, its readings (``group``) and its outline (``quad``, or None)."""
+
+    name: str
+    group: list[_Scored]
+    quad: np.ndarray | None
+
+
 def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
              patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
-    """The reading of the photo as it is."""
+    """The reading of the photo as it is: find and classify (:func:`_first_look_read`,
+    :func:`_second_look_read`), merge both indices (:func:`_merge`), outlines (:func:`_outlines`),
+    report (:func:`_report`)."""
     h, w = image_bgr.shape[:2]
     if min(h, w) < tuning.MIN_SIDE:
         return Reading(width=w, height=h), {}
+    photo = _scaled(image_bgr)
+    seen = _second_look_read(_first_look_read(photo, deck), deck)
+    merged = _merge(seen)
+    reading = _report(_outlines(merged, seen.quads, photo.img.shape[:2]), merged, photo)
+    if not patches:
+        return reading, {}
+    return reading, {name: np.stack([s.patch for s in g]) for name, g in merged.own.items()}
+
+
+def _scaled(image_bgr: np.ndarray) -> _Photo:
+    """The photo at the size it is read: enlarged twice if small, at most ``tuning.MAX_SIDE``."""
+    h, w = image_bgr.shape[:2]
     scale = 2.0 if max(h, w) < tuning.SMALL_PHOTO else min(1.0, tuning.MAX_SIDE / max(h, w))
     how = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=how)
-    look = first_look(img)
-    pyramid = Pyramid(img)  # its halving serves the patches of big indices and the outlines alike
+    return _Photo(img, scale, w, h)
+
+
+def _first_look_read(photo: _Photo, deck: TaughtDeck | None) -> _Seen:
+    """The first look's candidates (:func:`vision.index.first_look`), classified, and the card
+    outlines where any was read."""
+    look = first_look(photo.img)
+    pyramid = Pyramid(photo.img)  # its halving serves the patches of big indices and the outlines alike
     scored = _score(pyramid, look.found, deck)
-    quads = _quads(pyramid) if scored else []
-    sure = [s for s in _suppress(scored) if s.conf >= tuning.THRESHOLD]
-    explained = _explained(quads, sure)
-    # (the palest level only where no card at all was read: on a frame of small cards it cost 7 ms)
-    again = _score(pyramid, look_again(look, explained=explained)
-                   + look_unread(look, explained, [s.cand.rank_pos for s in sure], pale=not sure), deck)
-    if again and not quads:
-        quads = _quads(pyramid)
+    return _Seen(scored, [], _quads(pyramid) if scored else [], look, pyramid)
+
+
+def _second_look_read(seen: _Seen, deck: TaughtDeck | None) -> _Seen:
+    """``seen`` with the second look's readings: small glyphs looked at again, and ink the cards read
+    surely do not explain (the palest level only where no card at all was read)."""
+    sure = [s for s in _suppress(seen.first) if s.conf >= tuning.THRESHOLD]
+    explained = _explained(seen.quads, sure)
+    again = _score(seen.pyramid, look_again(seen.look, explained=explained)
+                   + look_unread(seen.look, explained, [s.cand.rank_pos for s in sure], pale=not sure), deck)
+    quads = _quads(seen.pyramid) if again and not seen.quads else seen.quads
+    return replace(seen, again=again, quads=quads)
+
+
+def _merge(seen: _Seen) -> _Merged:
+    """One reading per index, and the readings of one card (both its corner indices) merged."""
     # off-scale readings go before one reading per index is chosen: a confident misreading of part
     # of an index (its pip's outline, say) would otherwise take the place of the index's own reading
-    kept = _suppress(_one_scale_per_card(scored + again, quads))
-    kept = _two_views_of_one_card(kept, quads)
-    reading = Reading(width=w, height=h)
+    kept = _suppress(_one_scale_per_card(seen.first + seen.again, seen.quads))
+    kept = _two_views_of_one_card(kept, seen.quads)
     # both indices of one card agreeing is more evidence than either: combine them before the
     # threshold (a deck has no duplicates, so one name is one card; see _combined)
     groups: dict[str, list[_Scored]] = {}
@@ -569,34 +647,49 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     own = {name: _one_card(g) for name, g in groups.items()}
     combined = {name: _combined(g) for name, g in own.items()}
     by_card = {name: own[name] for name in groups if combined[name] >= tuning.THRESHOLD}
-    # a card's outline holds its own indices and no other card's
+    return _Merged(groups, own, combined, by_card)
+
+
+def _outlines(merged: _Merged, quads: list[np.ndarray], shape: tuple[int, ...]) -> list[_Placed]:
+    """Each card read with its outline: one that holds its own indices and no other card's (or, for
+    a photo of one card cropped to its edges, the photo's border); a card whose print is too small
+    for every outline it lies in is a card back's pattern, and left out."""
+    by_card = merged.by_card
     owners = [name for name, g in by_card.items() for _ in g]
     at = inside_all(quads, [s.cand.center for g in by_card.values() for s in g])
+    placed = []
     for name, group in by_card.items():
         k = owners.index(name) + max(range(len(group)), key=lambda i: group[i].conf)  # its surest reading
         mine = np.array([o == name for o in owners], bool)
         held = [q for q, here in zip(quads, at, strict=True) if here[k] and not here[~mine].any()]
-        if not held and len(by_card) == 1 and (whole := _whole_photo(group, img.shape[:2])) is not None:
+        if not held and len(by_card) == 1 and (whole := _whole_photo(group, shape)) is not None:
             held = [whole]
         fits = [q for q in held if not _print_too_small(q, group)]
         if held and not fits:  # print too small for every outline it lies in: a card back's pattern
             continue
-        quad = fits[0] if fits else None
-        if quad is not None:
-            cx, cy = quad.mean(axis=0)
-            qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]
+        placed.append(_Placed(name, group, fits[0] if fits else None))
+    return placed
+
+
+def _report(placed: list[_Placed], merged: _Merged, photo: _Photo) -> Reading:
+    """The reading in the photo's own pixels: the cards placed, top to bottom, and the indices in
+    doubt that are no card's (:func:`_in_doubt`) as unreadable."""
+    scale = photo.scale
+    cards = []
+    for p in placed:
+        if p.quad is not None:
+            cx, cy = p.quad.mean(axis=0)
+            qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(p.quad)]
         else:
-            cx = float(np.mean([s.cand.center[0] for s in group]))
-            cy = float(np.mean([s.cand.center[1] for s in group]))
+            cx = float(np.mean([s.cand.center[0] for s in p.group]))
+            cy = float(np.mean([s.cand.center[1] for s in p.group]))
             qj = None
         seen = [IndexSeen((float(s.cand.center[0]) / scale, float(s.cand.center[1]) / scale),
                           (float(s.cand.down[0]), float(s.cand.down[1])), float(s.cand.size) / scale)
-                for s in group]
-        reading.cards.append(
-            CardRead(name, min(combined[name], 0.999), (float(cx) / scale, float(cy) / scale), qj, seen))
-    for s in _in_doubt(groups, by_card):
-        reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
-    reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
-    if not patches:
-        return reading, {}
-    return reading, {name: np.stack([s.patch for s in g]) for name, g in own.items()}
+                for s in p.group]
+        center = (float(cx) / scale, float(cy) / scale)
+        cards.append(CardRead(p.name, min(merged.combined[p.name], 0.999), center, qj, seen))
+    unreadable = [Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale))
+                  for s in _in_doubt(merged.groups, merged.by_card)]
+    cards.sort(key=lambda c: (c.center[1], c.center[0]))
+    return Reading(cards, unreadable, width=photo.width, height=photo.height)

@@ -24,5 +24,5 @@ def test_a_card_under_a_veil_of_glare_is_read(seed):
 
 
 def test_without_the_palest_level_the_veiled_card_was_not_read(monkeypatch):
-    monkeypatch.setattr(tuning, "PALE", tuning.FAINT)  # as before: the faintest level only
+    monkeypatch.setattr(tuning, "PALE", tuning.FAINT)  # the faintest level only
     assert read_cards(veiled(0.25, 0)).cards == []

@@ -167,6 +167,18 @@ def test_two_views_that_contradict_each_other_leave_the_card_in_doubt():
     assert all(s.conf < THRESHOLD for s in _two_views_of_one_card([top, bottom], [card]))
 
 
+def test_two_views_read_again_are_new_readings_and_those_given_stay_as_read():
+    from vision.reader import _two_views_of_one_card
+
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    top = _seen("2C", 14, 22, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # the top index read as a club...
+    bottom = _seen("2S", 86, 118, (0, -1), [0.05, 0, 0, 0.93, 0.02])  # ...the bottom one as a spade
+    given = [(s.card, s.conf, s.joint) for s in (top, bottom)]
+    both = _two_views_of_one_card([top, bottom], [card])
+    assert [s.card for s in both] == ["2S", "2S"] and all(s.joint for s in both)
+    assert [(s.card, s.conf, s.joint) for s in (top, bottom)] == given
+
+
 @pytest.mark.parametrize("angle", [0, 30, 180, -60])
 def test_an_index_touching_a_paler_line_is_read(make_framed, angle, monkeypatch):
     img = make_framed("5H", angle)

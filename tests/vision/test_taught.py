@@ -42,10 +42,10 @@ def test_a_card_named_but_read_only_in_doubt_is_taught(hearts_lesson, make_scene
     # with the reader's threshold out of reach, every card of the photo is read only in doubt: none
     # is reported, yet each card the photo is said to hold is taught (a typeface the network reads
     # hesitantly is what teaching is for); unnamed, nothing so hesitant is
-    from vision import reader
+    from vision import reader, tuning
 
     photo = _suit_photo(make_scene, HEARTS)
-    monkeypatch.setattr(reader, "THRESHOLD", 0.9999)
+    monkeypatch.setattr(tuning, "THRESHOLD", 0.9999)
     assert reader.read_cards(photo).cards == []
     named = teach([("hearts.png", photo)], cards=HEARTS)
     assert named.deck.known() == hearts_lesson.deck.known()

@@ -95,3 +95,19 @@ def test_the_networks_classes_name_cribbages_cards():
     assert sorted(Card(class_name(r, s)).index for r in range(13) for s in range(4)) == list(range(52))
     assert [Card(c).index for c in CARDS] == list(range(52))
 
+
+READER_MODULES = [p for p in [*VISION.glob("*.py"), *(VISION / "index").glob("*.py")] if p.name != "train.py"]
+
+
+def _many_positional(path: Path, most: int) -> list[str]:
+    """The functions in ``path`` taking more than ``most`` positional parameters (self aside)."""
+    def positional(node: ast.FunctionDef) -> list[str]:
+        return [a.arg for a in [*node.args.posonlyargs, *node.args.args] if a.arg not in ("self", "cls")]
+
+    return [f"{_module(path)}.{node.name}" for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.FunctionDef) and len(positional(node)) > most]
+
+
+def test_the_readers_functions_take_a_handful_of_positional_parameters_at_most():
+    assert "vision.index.looks.look_unread" not in _many_positional(VISION / "index" / "looks.py", 3)
+    assert [f for p in READER_MODULES for f in _many_positional(p, 5)] == []

@@ -134,7 +134,7 @@ def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
     confused: Counter[tuple[str, str]] = Counter()
     for k, style in enumerate(STYLES):
         for img, names in frames(ProceduralDeck(style, face=face), rng):
-            read = [c.card for c in read_cards(img, deck=None if taught is None else taught[k]).cards]
+            read = [c.card.name for c in read_cards(img, deck=None if taught is None else taught[k]).cards]
             hits = set(read) & set(names)
             laid += len(names)
             right += len(hits)

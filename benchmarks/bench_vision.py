@@ -177,7 +177,7 @@ def read_right(readings: list, scenes: list[tuple[np.ndarray, list[str]]]) -> st
     """How many of the scenes' cards were read, and how many cards read are not there."""
     right = wrong = 0
     for reading, (_img, names) in zip(readings, scenes, strict=True):
-        got = {c.card for c in reading.cards}
+        got = {c.card.name for c in reading.cards}
         right, wrong = right + len(got & set(names)), wrong + len(got - set(names))
     return f"read {right}/{sum(len(names) for _img, names in scenes)}, {wrong} wrong"
 
@@ -290,7 +290,7 @@ def crops() -> None:
                 jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
                 img = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
                 reading = read_cards(img)
-                got = [c.card for c in reading.cards]
+                got = [c.card.name for c in reading.cards]
                 right += name in got
                 wrong += sum(g != name for g in got)
                 ms.append(reading.ms)
@@ -358,7 +358,7 @@ def without_and_taught(photos: list[tuple[Path, list[str]]], deck: Any) -> dict[
     for path, cards in photos:
         img = cv2.imread(str(path))
         for mode, with_deck in (("without", None), ("taught", deck)):
-            got = {c.card for c in read_cards(img, deck=with_deck).cards}
+            got = {c.card.name for c in read_cards(img, deck=with_deck).cards}
             counts[mode][0] += len(got & set(cards))
             counts[mode][1] += len(got - set(cards))
             counts[mode][2] += len(cards)

@@ -464,7 +464,7 @@ class Companion:
         out: dict[str, Any] = reading.to_json()
         # a hand and its starter (4 or 5 cards): the card lying apart is the starter, if one is
         k = starter_apart(reading.cards) if len(reading.cards) in (4, 5) else None
-        out["starter_apart"] = reading.cards[k].card if k is not None else None
+        out["starter_apart"] = reading.cards[k].card.name if k is not None else None
         return out
 
     def _taught_deck(self) -> Any:

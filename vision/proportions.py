@@ -127,8 +127,9 @@ def fills_photo(indices: Sequence[IndexSeen], width: int, height: int) -> bool:
 def unstretched(reading: Reading, width: int, height: int) -> Reading:
     """``reading`` of a photo stretched from ``width`` x ``height``, in the photo's own pixels.
 
+    >>> from cribbage.cards import Card
     >>> from vision.results import CardRead, Reading
-    >>> r = Reading([CardRead("5S", 0.99, (112, 157), [[0, 0], [224, 0], [224, 314], [0, 314]])],
+    >>> r = Reading([CardRead(Card("5S"), 0.99, (112, 157), [[0, 0], [224, 0], [224, 314], [0, 314]])],
     ...             width=224, height=314)
     >>> back = unstretched(r, 224, 224)
     >>> back.cards[0].center, back.cards[0].quad[2], (back.width, back.height)

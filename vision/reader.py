@@ -25,6 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from cribbage.cards import Card
 from vision import tuning
 from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
@@ -688,7 +689,7 @@ def _report(placed: list[_Placed], merged: _Merged, photo: _Photo) -> Reading:
                           (float(s.cand.down[0]), float(s.cand.down[1])), float(s.cand.size) / scale)
                 for s in p.group]
         center = (float(cx) / scale, float(cy) / scale)
-        cards.append(CardRead(p.name, min(merged.combined[p.name], 0.999), center, qj, seen))
+        cards.append(CardRead(Card(p.name), min(merged.combined[p.name], 0.999), center, qj, seen))
     unreadable = [Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale))
                   for s in _in_doubt(merged.groups, merged.by_card)]
     cards.sort(key=lambda c: (c.center[1], c.center[0]))

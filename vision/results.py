@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cribbage.cards import Card
+
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable"]
 
 
@@ -31,20 +33,28 @@ class IndexSeen:
 
 @dataclass
 class CardRead:
-    """One card read: name (``"5H"``), confidence 0-1, centre (x, y), outline or None; and its
-    corner indices as seen (which tell how it lies among other cards: :mod:`vision.hand`; they are
-    not part of the detect JSON)."""
+    """One card read: the card (a :class:`cribbage.cards.Card`; given as a name such as ``"5H"``, it
+    is read as that card), confidence 0-1, centre (x, y), outline or None; and its corner indices
+    as seen (which tell how it lies among other cards: :mod:`vision.hand`; they are not part of the
+    detect JSON).
 
-    card: str
+    >>> CardRead("th", 0.9, (10.0, 20.0)).card
+    Card('TH')
+    """
+
+    card: Card
     confidence: float
     center: tuple[float, float]
     quad: list[list[float]] | None = None
     indices: list[IndexSeen] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.card = Card(self.card)
+
     def to_json(self) -> dict[str, Any]:
         """The detect-format entry."""
         return {
-            "card": self.card,
+            "card": self.card.name,
             "confidence": round(self.confidence, 3),
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "quad": self.quad,

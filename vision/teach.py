@@ -50,7 +50,7 @@ def teach(images: Sequence[tuple[str, np.ndarray]], cards: Iterable[str] | None 
     missing: dict[str, list[str]] = {}
     for label, img in images:
         reading, patches = read_with_patches(img)  # the cards read, and those read only in doubt
-        sure = {card.card for card in reading.cards if card.confidence >= TEACH_CONFIDENCE}
+        sure = {card.card.name for card in reading.cards if card.confidence >= TEACH_CONFIDENCE}
         here = [c for c in CARDS if c in patches and (c in wanted if wanted is not None else c in sure)]
         for card in here:
             kept.append(to_bytes(patches[card]))

@@ -20,7 +20,7 @@ def veiled(contrast: float, seed: int) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_card_under_a_veil_of_glare_is_read(seed):
-    assert [c.card for c in read_cards(veiled(0.25, seed)).cards] == ["7C"]
+    assert [c.card.name for c in read_cards(veiled(0.25, seed)).cards] == ["7C"]
 
 
 def test_without_the_palest_level_the_veiled_card_was_not_read(monkeypatch):

@@ -87,7 +87,7 @@ def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
 
     img = cropped(procedural_deck(7).render("QD", width))
     cards = read_cards(img).cards
-    assert [c.card for c in cards] == ["QD"]
+    assert [c.card.name for c in cards] == ["QD"]
     h, w = img.shape[:2]
     assert cards[0].quad == [[0.0, 0.0], [float(w), 0.0], [float(w), float(h)], [0.0, float(h)]]  # its edges
 
@@ -104,7 +104,7 @@ def test_a_thumbnail_of_one_card_is_read_enlarged(monkeypatch):
         jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
         photos[name] = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     read = {name: reader.read_cards(img).cards for name, img in photos.items()}
-    assert all([c.card for c in cards] == [name] for name, cards in read.items())
+    assert all([c.card.name for c in cards] == [name] for name, cards in read.items())
     for cards in read.values():  # in the photo's own pixels
         points = [cards[0].center, *(i.center for i in cards[0].indices)]
         assert all(0 <= x <= 60 and 0 <= y <= 90 for x, y in points)
@@ -166,7 +166,7 @@ def test_a_face_card_read_at_full_size_is_not_looked_at_again_but_small_cards_be
     # the king's picture has tiny glyph-like blobs; its outline explains them, the small cards' stay
     assert len(outside(look.small, king)) < len(look.small)
     assert len(small_tiles(img.shape[:2], outside(look.small, king))) >= 1
-    assert sorted(c.card for c in read_cards(img).cards) == ["5S", "9D", "KH"]
+    assert sorted(c.card.name for c in read_cards(img).cards) == ["5S", "9D", "KH"]
 
 
 def _faint_index(img: np.ndarray, x: int, y: int) -> None:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cribbage.cards import RANKS, SUITS
+from cribbage.cards import RANKS, SUITS, Card
 from vision import reader, tuning
 from vision.index import looks
 from vision.reader import Reading, read_cards
@@ -14,7 +14,7 @@ from vision.synth.compose import finish, table_image
 
 
 def names(reading: Reading) -> list[str]:
-    return sorted(c.card for c in reading.cards)
+    return sorted(c.card.name for c in reading.cards)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -37,6 +37,12 @@ def test_any_rotation(make_scene, angle):
     assert names(reading) == ["7H"]
 
 
+def test_a_card_read_is_cribbages_card(make_scene):
+    reading = read_cards(make_scene([("TD", 640, 360, 20)], width=200))
+    assert [c.card for c in reading.cards] == [Card("TD")]
+    assert reading.to_json()["cards"][0]["card"] == "TD"
+
+
 def test_several_cards_each_once_with_positions(make_scene):
     layout = [("5H", 250, 200, 0), ("TC", 640, 200, 15), ("QS", 1000, 220, -20),
               ("AD", 300, 520, 180), ("9S", 700, 520, 95), ("2C", 1050, 520, 60)]
@@ -46,7 +52,7 @@ def test_several_cards_each_once_with_positions(make_scene):
     assert set(read) <= {n for n, *_ in layout}  # nothing that is not there
     assert len(read) >= 5  # the measured recall on drawn scenes is not perfect: see docs/vision.md
     for card in reading.cards:
-        x, y = next((x, y) for n, x, y, _ in layout if n == card.card)
+        x, y = next((x, y) for n, x, y, _ in layout if n == card.card.name)
         assert abs(card.center[0] - x) < 100 and abs(card.center[1] - y) < 130
         assert 0 < card.confidence <= 1
 
@@ -59,7 +65,7 @@ def test_overlapping_row_reads_every_index(make_scene):
     read = names(reading)
     assert set(read) <= set(row) and len(read) == len(set(read))
     assert len(read) >= 4
-    assert all(c.quad is None or c.card == row[-1] for c in reading.cards)  # only the top card is whole
+    assert all(c.quad is None or c.card.name == row[-1] for c in reading.cards)  # only the top card is whole
 
 
 def test_a_whole_deck_spread_in_four_tight_rows(make_scene):
@@ -250,7 +256,7 @@ def test_readings_in_several_threads_at_once_are_the_readings_one_at_a_time(make
                           for k, n in enumerate(first)], width=150),
               make_scene([(n, 200 + 290 * (k % 4), 200 + 320 * (k // 4), -30 * k)
                           for k, n in enumerate(second)], width=140)]
-    alone = [[(c.card, round(c.confidence, 4)) for c in read_cards(p).cards] for p in photos]
+    alone = [[(c.card.name, round(c.confidence, 4)) for c in read_cards(p).cards] for p in photos]
     assert all(alone)
     seen, failed = [], []
 
@@ -258,7 +264,7 @@ def test_readings_in_several_threads_at_once_are_the_readings_one_at_a_time(make
         for _ in range(3):
             for k, photo in enumerate(photos):
                 try:
-                    seen.append((k, [(c.card, round(c.confidence, 4)) for c in read_cards(photo).cards]))
+                    seen.append((k, [(c.card.name, round(c.confidence, 4)) for c in read_cards(photo).cards]))
                 except Exception as exc:  # a failure is what this test looks for
                     failed.append(repr(exc))
 
@@ -307,7 +313,7 @@ def test_a_small_card_read_by_both_corners_is_not_searched_again(make_scene, mon
     reading = read_cards(img)
     both = [c for c in reading.cards if len(c.indices) == 2]
     assert len(both) >= 3 and all(i.size <= tuning.SECOND_LOOK_MAX for c in both for i in c.indices)
-    skipped = [c.card for c in both if any(inside(q, c.center) for q in explained[-1])]
+    skipped = [c.card.name for c in both if any(inside(q, c.center) for q in explained[-1])]
     assert len(skipped) >= 3, skipped  # (a card whose second index only the second look reads is not)
 
 
@@ -320,7 +326,7 @@ def test_an_index_far_too_small_for_the_card_round_it_is_not_a_card(name, make_p
     assert read_cards(img).cards == []
     monkeypatch.setattr(tuning, "PRINT_SHARE", 0.0)  # without the rule the index is read, in that outline
     read = read_cards(img).cards
-    assert [c.card for c in read] == [name] and read[0].quad is not None
+    assert [c.card.name for c in read] == [name] and read[0].quad is not None
     assert read[0].indices[0].size < 0.04 * 360
 
 

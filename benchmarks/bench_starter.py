@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(truth) not in (4, 5):
                 continue
             reading = read_cards(scene.image)
-            names = [c.card for c in reading.cards]
+            names = [c.card.name for c in reading.cards]
             if sorted(names) != sorted(truth):
                 continue
             used += 1

@@ -44,12 +44,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.cnn import CARDS, RANKS  # noqa: E402
+from cribbage.cards import RANKS  # noqa: E402
+from vision.cnn import CARDS, MODEL_CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
 from vision.synth.compose import finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import ProceduralDeck  # noqa: E402
 from vision.synth.procedural import FONT_FILES, N_STYLES, font_files  # noqa: E402
-from vision.taught import TaughtDeck, teach  # noqa: E402
+from vision.taught import TaughtDeck  # noqa: E402
+from vision.teach import teach  # noqa: E402
 
 FACE_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
 # not upright text: italics and obliques, symbols, mathematics, a script (Chorus, Z003), dingbats
@@ -108,7 +110,7 @@ def design(face: str) -> str:
 def frames(deck: ProceduralDeck, rng: np.random.Generator) -> list[tuple[np.ndarray, list[str]]]:
     """The deck's 52 cards shuffled into 1280x720 table photos of ``PER_FRAME`` cards (the last
     with 4), each card 100-160 px wide at any angle, in a grid with some play."""
-    names = [str(c) for c in rng.permutation(CARDS)]
+    names = [str(c) for c in rng.permutation(MODEL_CARDS)]
     out = []
     for k in range(0, len(names), PER_FRAME):
         img = table_image(rng, 720, 1280, None)
@@ -132,7 +134,7 @@ def read_face(face: str, seed: int, taught: list[TaughtDeck] | None = None,
     confused: Counter[tuple[str, str]] = Counter()
     for k, style in enumerate(STYLES):
         for img, names in frames(ProceduralDeck(style, face=face), rng):
-            read = [c.card for c in read_cards(img, deck=None if taught is None else taught[k]).cards]
+            read = [c.card.name for c in read_cards(img, deck=None if taught is None else taught[k]).cards]
             hits = set(read) & set(names)
             laid += len(names)
             right += len(hits)

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py [--synth N [--seeds 11,23]]``
 (``cv2.setNumThreads(1)``). ``--synth N`` also renders N scenes of the held-out decks
 (``vision.synth`` split ``val``, seed 11 or each of ``--seeds``, never trained on) and reads them;
 with ``--teach`` each held-out deck is also taught from four clean photos of its suits
-(``vision.taught``) and its scenes read again with the taught deck, and (``cards-real-dev``
+(``vision.teach``) and its scenes read again with the taught deck, and (``cards-real-dev``
 present) the webcam deck is taught from its training frames and its test frames read without and
 with it.
 The frames timed: loose cards and a cribbage table in play on the usual tables, 12 cards on denim
@@ -37,7 +37,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.cnn import CARDS  # noqa: E402
+from vision.cnn import CARDS, MODEL_CARDS  # noqa: E402
 from vision.reader import read_cards  # noqa: E402
 from vision.synth.compose import cropped, finish, place, suit_photos, table_image  # noqa: E402
 from vision.synth.decks import Deck, load_decks, procedural_deck  # noqa: E402
@@ -53,7 +53,8 @@ def dealt(seed: int, rng_seed: int, n: int,
     rng = np.random.default_rng(rng_seed)
     decks = load_decks(split="val") or [procedural_deck(7)]
     img = table_image(rng, 720, 1280, table)
-    return rng, decks[seed % len(decks)], img, [str(x) for x in rng.choice(CARDS, size=n, replace=False)]
+    names = [str(x) for x in rng.choice(MODEL_CARDS, size=n, replace=False)]
+    return rng, decks[seed % len(decks)], img, names
 
 
 def frame(seed: int, n: int = 12, table: str | None = None, width: int = 140,
@@ -176,7 +177,7 @@ def read_right(readings: list, scenes: list[tuple[np.ndarray, list[str]]]) -> st
     """How many of the scenes' cards were read, and how many cards read are not there."""
     right = wrong = 0
     for reading, (_img, names) in zip(readings, scenes, strict=True):
-        got = {c.card for c in reading.cards}
+        got = {c.card.name for c in reading.cards}
         right, wrong = right + len(got & set(names)), wrong + len(got - set(names))
     return f"read {right}/{sum(len(names) for _img, names in scenes)}, {wrong} wrong"
 
@@ -289,7 +290,7 @@ def crops() -> None:
                 jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
                 img = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
                 reading = read_cards(img)
-                got = [c.card for c in reading.cards]
+                got = [c.card.name for c in reading.cards]
                 right += name in got
                 wrong += sum(g != name for g in got)
                 ms.append(reading.ms)
@@ -320,10 +321,10 @@ def held_out(n: int, taught: bool = False, seed: int = 11) -> None:
 def teach_figures(folder: Path, labels: dict) -> None:
     """Per held-out deck: teach it from four clean photos (13 cards apart each), then read its
     scenes with and without the taught deck."""
-    from vision.taught import teach
+    from vision.teach import teach
 
     for deck in load_decks(split="val"):
-        lesson = teach(suit_photos(deck), cards=[r + s for s in "SHDC" for r in "A23456789TJQK"])
+        lesson = teach(suit_photos(deck), cards=CARDS)
         scenes = [(folder / name, rec["cards"]) for name, rec in labels.items()
                   if rec.get("deck") == deck.name]
         counts = without_and_taught(scenes, lesson.deck)
@@ -335,7 +336,7 @@ def teach_webcam(folder: Path) -> None:
     """The webcam deck taught from its training frames (one frame of each card, ``hiking/train``),
     then its test frames with a card (``hiking/test``) read without and with the taught deck."""
     from vision.evaluate import load_labels
-    from vision.taught import teach
+    from vision.teach import teach
 
     labels = load_labels(folder)
     frames = {split: [(name, rec["cards"]) for name, rec in sorted(labels.items())
@@ -357,7 +358,7 @@ def without_and_taught(photos: list[tuple[Path, list[str]]], deck: Any) -> dict[
     for path, cards in photos:
         img = cv2.imread(str(path))
         for mode, with_deck in (("without", None), ("taught", deck)):
-            got = {c.card for c in read_cards(img, deck=with_deck).cards}
+            got = {c.card.name for c in read_cards(img, deck=with_deck).cards}
             counts[mode][0] += len(got & set(cards))
             counts[mode][1] += len(got - set(cards))
             counts[mode][2] += len(cards)

@@ -327,7 +327,7 @@ class Companion:
         del photo  # the decoded pixels go now, not when the page's answer has been sent
         # a hand and its starter (4 or 5 cards): the card lying apart is the starter, if one is
         k = starter_apart(reading.cards) if len(reading.cards) in (4, 5) else None
-        out["starter_apart"] = reading.cards[k].card if k is not None else None
+        out["starter_apart"] = reading.cards[k].card.name if k is not None else None
         return out
 
     def _taught_deck(self) -> TaughtDeck | None:

@@ -2,7 +2,8 @@
 
 The model (``vision/models/index_cnn.onnx``, trained by :mod:`vision.train`) takes upright index
 patches (:mod:`vision.patch`) and gives two probability vectors per patch: the rank (A-K, then
-"none") and the suit (C D H S, then "none"). A small network of the same shape and a third of the
+"none") and the suit (in ``MODEL_SUITS`` order, then "none"); :func:`class_name` names a card by
+its two classes. A small network of the same shape and a third of the
 width (``index_gate.onnx``, about a quarter of the work) reads every candidate first, and only those
 it does not call "none" go on to the full one (:func:`read_indices`): most candidates a photo offers
 are not indices at all.
@@ -23,15 +24,21 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from cribbage.cards import RANKS, SUITS
+
 MODEL = Path(__file__).parent / "models" / "index_cnn.onnx"
 GATE = Path(__file__).parent / "models" / "index_gate.onnx"
 # the gate's "none" (for the rank or the suit) at least this sure: not an index, the full network
 # is not asked (trained with label smoothing 0.05, the gate is never surer than about 0.96)
 GATE_NONE = 0.9
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-CARDS = [r + s for r in RANKS for s in SUITS]  # the 52 names it reads, rank-major
-BATCH = 16  # patches per forward pass: small batches stay in the cache (measured: ~15% faster than 256)
+# the network's rank classes are cribbage's ranks in their order (A-K); its suit classes are in this
+# order, fixed by the trained model
+MODEL_SUITS = "CDHS"  # the trained network's class order
+SUIT_OF_CLASS = tuple(SUITS.index(s) for s in MODEL_SUITS)  # cribbage's suit index of each suit class
+CARDS = [r + s for r in RANKS for s in SUITS]  # the 52 names, in cribbage's order (``Card.index``)
+# the 52 names in the network's class order (rank-major): the order the benchmarks draw cards from
+MODEL_CARDS = [r + s for r in RANKS for s in MODEL_SUITS]
+BATCH = 16  # patches per forward pass: a small batch stays in the CPU cache
 
 
 class IndexNet:
@@ -39,8 +46,8 @@ class IndexNet:
 
     One network serves the whole process, and OpenCV's ``dnn.Net`` holds its input and its layers'
     buffers between ``setInput`` and ``forward``: two threads reading at once (two phones sending
-    photos to the page) mixed their batches, and readings failed or came out wrong. ``predict``
-    runs one batch at a time (a lock per network); the rest of a reading runs in parallel.
+    photos to the page) would mix their batches. ``predict`` runs one batch at a time (a lock per
+    network); the rest of a reading runs in parallel.
     """
 
     def __init__(self, net: cv2.dnn.Net) -> None:
@@ -67,7 +74,7 @@ class IndexNet:
     def predict(self, patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
         """Rank (N, 14) and suit (N, 5) probabilities for (N, 3, H, W) patches."""
         if len(patches) == 0:
-            return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
+            return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(MODEL_SUITS) + 1), np.float32)
         ranks, suits = [], []
         with self._lock:
             for s in range(0, len(patches), BATCH):
@@ -76,6 +83,15 @@ class IndexNet:
                 ranks.append(r.copy())
                 suits.append(u.copy())
         return np.concatenate(ranks), np.concatenate(suits)
+
+
+def class_name(rank: int, suit: int) -> str:
+    """The card named by the network's rank class and suit class (each without "none").
+
+    >>> class_name(4, 2), class_name(0, 0), class_name(12, 3)
+    ('5H', 'AC', 'KS')
+    """
+    return RANKS[rank] + SUITS[SUIT_OF_CLASS[suit]]
 
 
 def read_indices(patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:

@@ -24,7 +24,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cnn import CARDS, RANKS, SUITS
+from cribbage.cards import RANKS, SUITS
+from vision.cnn import CARDS
 from vision.errors import ImageError, LabelsError
 from vision.reader import Reading, load_image, read_cards
 
@@ -40,7 +41,7 @@ def load_labels(folder: Path) -> dict[str, dict[str, Any]]:
     >>> load_labels(d)
     Traceback (most recent call last):
     ...
-    vision.errors.LabelsError: labels.json: "a.jpg": "XX" is not a card (rank A23456789TJQK, suit CDHS: "TC")
+    vision.errors.LabelsError: labels.json: "a.jpg": "XX" is not a card (rank A23456789TJQK, suit SHDC: "TC")
     """
     path = folder / "labels.json"
     try:
@@ -133,7 +134,7 @@ def draw(img: np.ndarray, reading: Reading, truth: list[str]) -> np.ndarray:
     out = img.copy()
     f = max(0.5, max(img.shape[:2]) / 1000)
     for c in reading.cards:
-        colour = (0, 200, 0) if c.card in truth else (0, 0, 255)
+        colour = (0, 200, 0) if c.card.name in truth else (0, 0, 255)
         if c.quad:
             cv2.polylines(out, [np.int32(c.quad)], True, colour, max(1, int(2 * f)))
         x, y = int(c.center[0]), int(c.center[1])
@@ -143,7 +144,7 @@ def draw(img: np.ndarray, reading: Reading, truth: list[str]) -> np.ndarray:
                     max(1, int(2 * f)))
     for u in reading.unreadable:
         cv2.circle(out, (int(u.center[0]), int(u.center[1])), int(20 * f), (0, 140, 255), max(1, int(2 * f)))
-    missed = sorted(set(truth) - {c.card for c in reading.cards})
+    missed = sorted(set(truth) - {c.card.name for c in reading.cards})
     cv2.putText(out, "missed: " + " ".join(missed), (10, int(30 * f)), cv2.FONT_HERSHEY_SIMPLEX, f,
                 (0, 0, 255), max(1, int(2 * f)))
     return out
@@ -177,7 +178,7 @@ def evaluate(folder: Path, out: Path | None = None, log: Any = None) -> dict[str
         t0 = time.perf_counter()
         reading = read_cards(img)
         ms = (time.perf_counter() - t0) * 1000
-        read = [c.card for c in reading.cards]
+        read = [c.card.name for c in reading.cards]
         tp, fp, fn, conf = compare(truth, read)
         for card in set(truth):
             for tally in (ranks[card[0]], suits[card[1]]):

@@ -21,14 +21,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from vision.reader import CardRead
+from vision.results import CardRead
 
 __all__ = ["apart", "card_shape", "gap", "starter_apart"]
 
@@ -45,7 +43,7 @@ def card_shape(card: CardRead) -> npt.NDArray[np.float64]:
     (``BODY``). An outline can be too small (found round part of a card's print), so the indices
     still count.
 
-    >>> from vision.reader import CardRead, IndexSeen
+    >>> from vision.results import CardRead, IndexSeen
     >>> top_left = IndexSeen((20, 25), (0, 1), 10)  # upright: the body runs right and down
     >>> card_shape(CardRead("5H", 0.9, (20, 25), None, [top_left])).tolist()
     [[20.0, 25.0], [20.0, 25.0], [60.0, 25.0], [60.0, 85.0], [20.0, 85.0]]
@@ -68,7 +66,7 @@ def starter_apart(cards: Sequence[CardRead]) -> int | None:
     """Index in ``cards`` (a reading of a hand and its starter) of the card lying apart, or None
     when no card clearly does.
 
-    >>> from vision.reader import CardRead, IndexSeen
+    >>> from vision.results import CardRead, IndexSeen
     >>> def card(name, x, y):  # a card of which only the upright top-left index was read
     ...     return CardRead(name, 0.9, (x, y), None, [IndexSeen((x, y), (0, 1), 12)])
     >>> hand = [card(n, 100 + 30 * k, 100) for k, n in enumerate(["2C", "3D", "4H", "9D"])]

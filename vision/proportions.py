@@ -28,53 +28,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from vision import tuning
 from vision.quads import by_opposite_corners, find_quads, inside
-
-if TYPE_CHECKING:
-    from vision.reader import IndexSeen, Reading
-
-CARD_ASPECT = 1.4  # a card's long side over its short side (poker size, 88 / 63 mm; bridge 1.56)
-NEAR_SQUARE = 1.3  # a photo this close to square (long side over short) is no card's shape (a card: 1.4-1.56)
-LOOK_SIDE = 96  # the photo is looked at this small for its paper
-# a photo of one card is at least this much paper, however it is printed (a court card's picture
-# takes much of it: 0.31 at least for the held-out decks' cards, 0.24 with a margin of table round
-# the card, 8% of its size on every side; 0.4-0.53 for all but the 5% most printed)
-PAPER_SHARE = 0.2
-PAPER_SATURATION = 60  # paper is grey or white: its channels within this of each other
-PAPER_LIGHT = 0.7  # and at least this bright against the photo's bright end (its 99th percentile)
-# a card cropped to its edges lies square in the photo: the convex hull of its paper fills at least
-# this share of the paper's bounding box (0.98 for a crop, its corners rounded; 0.89-0.90 for a
-# crop with a margin of table round the card turned 3°; 0.75 for a near-square photo of a card
-# lying 15° askew on a table, its indices by the photo's corners, which is no crop and must be
-# read as it is)
-SQUARE = 0.85
-# an index's centre lies within this many glyph sizes of its card's corner (a "10" read as one, its
-# centre between its digits and its size a digit's: 3.05 in the drawn deck)
-BY_CORNER = 3.5
-# a card's index points along its long side: the cosine between its "down" (glyph to pip, a few
-# degrees off for some glyphs: a "10", a "7") and the photo's long side at least this
-ALONG = 0.8
-# an outline at least this long for its width (a card's is 1.4-1.56; a card squeezed into a square
-# and found by its edges 1.0-1.2) and this big (a share of the photo), holding the card's indices,
-# is the card lying in its own proportions (a court card's framed picture, squeezed to a card's
-# shape, does not hold them)
-OWN_SHAPE, OWN_SIZE = 1.35, 0.3
+from vision.results import IndexSeen, Reading
 
 
 def paper(img: np.ndarray) -> np.ndarray:
-    """Where the photo (looked at ``LOOK_SIDE`` square, whatever its size) is paper: grey or white,
-    and light against the photo's bright end. A (LOOK_SIDE, LOOK_SIDE) uint8 mask, 1 for paper."""
-    if min(img.shape[:2]) > 4 * LOOK_SIDE:  # a big photo: sampled down to 4 times the look first (cheap)
-        img = cv2.resize(img, (4 * LOOK_SIDE, 4 * LOOK_SIDE), interpolation=cv2.INTER_LINEAR)
-    small = cv2.resize(img, (LOOK_SIDE, LOOK_SIDE), interpolation=cv2.INTER_AREA)
+    """Where the photo (looked at ``tuning.LOOK_SIDE`` square, whatever its size) is paper: grey or
+    white, and light against the photo's bright end. A (LOOK_SIDE, LOOK_SIDE) uint8 mask, 1 for paper."""
+    if min(img.shape[:2]) > 4 * tuning.LOOK_SIDE:  # a big photo: sampled down to 4 times the look first
+        img = cv2.resize(img, (4 * tuning.LOOK_SIDE, 4 * tuning.LOOK_SIDE), interpolation=cv2.INTER_LINEAR)
+    small = cv2.resize(img, (tuning.LOOK_SIDE, tuning.LOOK_SIDE), interpolation=cv2.INTER_AREA)
     light, dark = small.max(axis=2).astype(np.int16), small.min(axis=2).astype(np.int16)
     bright = float(np.percentile(light, 99))
-    return ((light >= PAPER_LIGHT * bright) & (light - dark < PAPER_SATURATION)).astype(np.uint8)
+    grey = light - dark < tuning.PAPER_SATURATION
+    return ((light >= tuning.PAPER_LIGHT * bright) & grey).astype(np.uint8)
 
 
 def paper_share(img: np.ndarray) -> float:
@@ -121,21 +93,21 @@ def stretches(img: np.ndarray) -> list[tuple[float, float]]:
     it, a card's shape: stretched down (a card upright), then across (a card lying across); none
     for other photos."""
     h, w = img.shape[:2]
-    if max(h, w) > NEAR_SQUARE * min(h, w):
+    if max(h, w) > tuning.NEAR_SQUARE * min(h, w):
         return []
     mask = paper(img)
-    if mask.mean() < PAPER_SHARE or _squareness(mask) < SQUARE:
+    if mask.mean() < tuning.PAPER_SHARE or _squareness(mask) < tuning.SQUARE:
         return []
-    return [(1.0, round(CARD_ASPECT * w / h, 3)), (round(CARD_ASPECT * h / w, 3), 1.0)]
+    return [(1.0, round(tuning.CARD_ASPECT * w / h, 3)), (round(tuning.CARD_ASPECT * h / w, 3), 1.0)]
 
 
 def fills_photo(indices: Sequence[IndexSeen], width: int, height: int) -> bool:
-    """Whether a card read (its :class:`vision.reader.IndexSeen` list) is the whole photo: two of
+    """Whether a card read (its :class:`vision.results.IndexSeen` list) is the whole photo: two of
     its indices pointing opposite ways along the photo's long side (rank above pip, as a card's
     index is printed), each by its own corner of the photo (within
-    ``BY_CORNER`` glyph sizes), the two corners opposite.
+    ``tuning.BY_CORNER`` glyph sizes), the two corners opposite.
 
-    >>> from vision.reader import IndexSeen
+    >>> from vision.results import IndexSeen
     >>> top, bottom = IndexSeen((20, 40), (0, 1), 28), IndexSeen((204, 274), (0, -1), 28)
     >>> fills_photo([top, bottom], 224, 314)
     True
@@ -147,16 +119,17 @@ def fills_photo(indices: Sequence[IndexSeen], width: int, height: int) -> bool:
     """
     rect = np.float64([[0, 0], [width, 0], [width, height], [0, height]])
     long = 0 if width > height else 1
-    along = [i for i in indices if abs(i.down[long]) >= ALONG]
-    return any(by_opposite_corners(rect, a, b, BY_CORNER * min(a.size, b.size))
+    along = [i for i in indices if abs(i.down[long]) >= tuning.ALONG]
+    return any(by_opposite_corners(rect, a, b, tuning.BY_CORNER * min(a.size, b.size))
                for k, a in enumerate(along) for b in along[k + 1:])
 
 
 def unstretched(reading: Reading, width: int, height: int) -> Reading:
     """``reading`` of a photo stretched from ``width`` x ``height``, in the photo's own pixels.
 
-    >>> from vision.reader import CardRead, Reading
-    >>> r = Reading([CardRead("5S", 0.99, (112, 157), [[0, 0], [224, 0], [224, 314], [0, 314]])],
+    >>> from cribbage.cards import Card
+    >>> from vision.results import CardRead, Reading
+    >>> r = Reading([CardRead(Card("5S"), 0.99, (112, 157), [[0, 0], [224, 0], [224, 314], [0, 314]])],
     ...             width=224, height=314)
     >>> back = unstretched(r, 224, 224)
     >>> back.cards[0].center, back.cards[0].quad[2], (back.width, back.height)
@@ -174,7 +147,7 @@ def unstretched(reading: Reading, width: int, height: int) -> Reading:
 
     cards = [replace(c, center=point(c.center),
                      quad=None if c.quad is None else [list(point(p)) for p in c.quad],
-                     indices=[i._replace(center=point(i.center), down=down(i.down),
+                     indices=[replace(i, center=point(i.center), down=down(i.down),
                                          size=i.size / float(np.sqrt(fx * fy))) for i in c.indices])
              for c in reading.cards]
     unreadable = [replace(u, center=point(u.center)) for u in reading.unreadable]
@@ -186,7 +159,7 @@ def in_own_outline(img: np.ndarray, indices: Sequence[IndexSeen]) -> bool:
     ``indices`` (in the photo's pixels): the card lies there as it is (on white paper, say), not
     squeezed into the photo.
 
-    >>> from vision.reader import IndexSeen
+    >>> from vision.results import IndexSeen
     >>> card = np.full((224, 224, 3), 235, np.uint8)
     >>> _ = cv2.rectangle(card, (34, 3), (190, 220), (120, 120, 120), 2)  # a card's edge, 1.4 x 1
     >>> in_own_outline(card, [IndexSeen((50, 25), (0, 1), 12), IndexSeen((174, 198), (0, -1), 12)])
@@ -195,7 +168,7 @@ def in_own_outline(img: np.ndarray, indices: Sequence[IndexSeen]) -> bool:
     False
     """
     h, w = img.shape[:2]
-    return any(_long(q) >= OWN_SHAPE and cv2.contourArea(q) >= OWN_SIZE * h * w
+    return any(_long(q) >= tuning.OWN_SHAPE and cv2.contourArea(q) >= tuning.OWN_SIZE * h * w
                and all(inside(q, i.center) for i in indices) for q in find_quads(img))
 
 

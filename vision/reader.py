@@ -19,141 +19,38 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
 
-from vision.cnn import GATE, RANKS, SUITS, IndexNet, read_indices
+from cribbage.cards import Card
+from vision import tuning
+from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
-from vision.index import SECOND_LOOK_MAX, Candidate, first_look, look_again, look_unread
+from vision.index import Candidate, Look, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad, spanned
+from vision.results import CardRead, IndexSeen, Reading, Unreadable
 from vision.taught import TaughtDeck
 
 __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read_cards", "read_with_patches"]
 
-THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
-IN_DOUBT = THRESHOLD - 0.01  # the most a contrary reading (shape and colour disagree) counts on its own
-MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
-# a glyph smaller than this (px) is not read: a card 60 px wide, the smallest the reader is for,
-# prints its rank 7-9 px tall, and no glyph under 6 px was read right in the held-out scenes, the
-# real photos or those shrunk to 0.3 (cards 45-55 px); a card back's lattice at 5 px read as a card
-MIN_GLYPH = 6
-MAX_SIDE = 1600  # larger photos are read at this size (coordinates are scaled back)
-MIN_SIDE = 16  # a photo narrower than this holds no readable index (a 1-pixel image is no card)
-# a photo smaller than this (its long side) is read enlarged twice: a card in a thumbnail or a small
-# crop has glyphs of a few pixels, and the finder's windows (the paper level's 31 px, the 6 px
-# round ink) are as wide as its print
-SMALL_PHOTO = 200
-# a candidate whose glyph and pip were placed from the shape of one blob (vision.index._whole_indices)
-# counts only read at least this sure: its window is a guess, and part of a glyph read as a whole
-# index (a "3"'s lower bowl taken for a spade) is a card that is not there
-GUESSED_MIN = 0.75
-# an index in doubt this close (glyph sizes) to a card read is not reported as unreadable: it is
-# that card's own index seen again. Not further: in a spread hand or a played row the next card's
-# index lies 1-3 glyph sizes off, and a card there that could not be read must say so (3 sizes, as
-# before, hid it: held-out scenes with a card missed that flagged one, 6 of 42 → 12, seed-2 5 of 35
-# → 9; no unreadable mark in any scene whose cards were all read, before or after)
-NEAR_READ = 1.0
-LOOK_CLOSER = 0.2  # a card named with at least this confidence, but under the threshold, is looked at again
-NUDGE = 0.08  # how far (glyph-to-pip distances) the second opinion's windows are moved
-# pip colour (vision.patch.pip_tint): less than NOT_RED in red and NOT_BLUE in blue is not the ink
-# of a heart or a diamond (red print stands 0.2-0.9 above green and blue in real photos and 0.12 or
-# more in the held-out scenes; black 0.02 at most, in the scenes up to 0.14 under a tinted light; a
-# four-colour deck's blue diamonds 0.28 or more in blue)
-NOT_RED, NOT_BLUE = 0.1, 0.15
 BLUE, RED = 0, 2  # channels of a BGR patch
-RED_SUITS = np.array([SUITS.index("D"), SUITS.index("H")])
-SYMMETRY = 0.15  # a card's two indices have their midpoint this close to its centre (of its short side)
-# a card prints its rank at least this share of its width (the smallest read right in the held-out
-# scenes and the real photos: 0.053): a card whose readings' glyphs are all under it for every
-# outline they lie in is a card back's pattern (a lattice's motif read as a ten of diamonds at
-# 0.018-0.031 of the back's width), not a card
-PRINT_SHARE = 0.04
-# a card's other index lies within this many glyph sizes of one (the diagonal of a card with a small
-# index), or this many on the same side (a deck with an index in every corner)
-OTHER_INDEX, SAME_SIDE = 20, 10
+RED_SUITS = np.array([MODEL_SUITS.index("D"), MODEL_SUITS.index("H")])  # their suit classes
 
 
-class IndexSeen(NamedTuple):
-    """One corner index of a card read: its centre (x, y), its "down" (the unit vector from rank
-    glyph to suit pip: the card's body lies that way and to the index's right) and its glyph's
-    size, in the photo's pixels."""
-
-    center: tuple[float, float]
-    down: tuple[float, float]
-    size: float
-
-
-@dataclass
-class CardRead:
-    """One card read: name (``"5H"``), confidence 0-1, centre (x, y), outline or None; and its
-    corner indices as seen (which tell how it lies among other cards: :mod:`vision.hand`; they are
-    not part of the detect JSON)."""
-
-    card: str
-    confidence: float
-    center: tuple[float, float]
-    quad: list[list[float]] | None = None
-    indices: list[IndexSeen] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """The detect-format entry."""
-        return {
-            "card": self.card,
-            "confidence": round(self.confidence, 3),
-            "center": [round(self.center[0], 1), round(self.center[1], 1)],
-            "quad": self.quad,
-        }
-
-
-@dataclass
-class Unreadable:
-    """Something that looks like a corner index but could not be read with confidence."""
-
-    center: tuple[float, float]
-
-    def to_json(self) -> dict[str, Any]:
-        """The detect-format entry."""
-        return {"center": [round(self.center[0], 1), round(self.center[1], 1)]}
-
-
-@dataclass
-class Reading:
-    """What :func:`read_cards` found, and how long it took (ms, without decoding)."""
-
-    cards: list[CardRead] = field(default_factory=list)
-    unreadable: list[Unreadable] = field(default_factory=list)
-    ms: float = 0.0
-    width: int = 0
-    height: int = 0
-
-    def to_json(self, image_path: str | None = None, width: int | None = None,
-                height: int | None = None) -> dict[str, Any]:
-        """The ``crib detect`` JSON object for this reading."""
-        return {
-            "image": image_path,
-            "width": self.width if width is None else width,
-            "height": self.height if height is None else height,
-            "cards": [c.to_json() for c in self.cards],
-            "unreadable": [u.to_json() for u in self.unreadable],
-            "ms": round(self.ms, 1),
-        }
-
-
-@dataclass
+@dataclass(frozen=True, eq=False)
 class _Scored:
     cand: Candidate
     card: str
     conf: float
     patch: np.ndarray
     ranks: np.ndarray  # the network's rank probabilities (A-K, none)
-    suits: np.ndarray  # and suit probabilities (C D H S, none)
+    suits: np.ndarray  # and suit probabilities (MODEL_SUITS, none)
     joint: bool = False  # conf is already the joint of this card's two views (_two_views_of_one_card)
     contrary: bool = False  # its pip's colour contradicted the suit the network saw (_not_red_unless_red)
 
@@ -167,9 +64,10 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     """Classify each candidate's upright index patch, cut from the photo's ``pyramid`` (shared by
     the first and second look and the outlines); keep those the network calls a card. With a
     taught deck, a patch close to one of its indices is sharpened toward that card. A card named
-    with doubt (confidence from ``LOOK_CLOSER`` up to the threshold) is looked at again (:func:`_closer`).
-    A glyph under ``MIN_GLYPH`` px is not read at all."""
-    cands = [c for c in cands if c.size >= MIN_GLYPH]
+    with doubt (confidence from ``tuning.LOOK_CLOSER`` up to the threshold) is looked at again
+    (:func:`_closer`).
+    A glyph under ``tuning.MIN_GLYPH`` px is not read at all."""
+    cands = [c for c in cands if c.size >= tuning.MIN_GLYPH]
     if not cands:
         return []
     x = cut_patches(pyramid, [(c.rank_pos, c.suit_pos) for c in cands])
@@ -178,12 +76,12 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
         pr = deck.sharpen(pr, x)
     best_r, best_s = pr[:, :-1].max(axis=1), ps[:, :-1].max(axis=1)
     conf = best_r * best_s
-    doubt = np.nonzero((best_r > pr[:, -1]) & (best_s > ps[:, -1]) & (conf >= LOOK_CLOSER)
-                       & (conf < THRESHOLD) & ~np.array([c.guessed for c in cands]))[0]
+    doubt = np.nonzero((best_r > pr[:, -1]) & (best_s > ps[:, -1]) & (conf >= tuning.LOOK_CLOSER)
+                       & (conf < tuning.THRESHOLD) & ~np.array([c.guessed for c in cands]))[0]
     if len(doubt):
         pr[doubt], ps[doubt] = _closer(pyramid, [cands[k] for k in doubt], x[doubt], pr[doubt], ps[doubt],
-                                       deck)
-    contrary = _not_red_unless_red(pyramid, x, pr, ps)
+                                       deck=deck)
+    contrary, ps = _not_red_unless_red(pyramid, x, pr, ps)
     out = []
     for k, c in enumerate(cands):
         r, s = int(pr[k, :-1].argmax()), int(ps[k, :-1].argmax())
@@ -191,23 +89,24 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
             continue
         conf_k = float(pr[k, r] * ps[k, s])
         if contrary[k]:  # colour and shape disagree: at most in doubt
-            conf_k = min(conf_k, IN_DOUBT)
-        if conf_k < (GUESSED_MIN if c.guessed else MIN_EVIDENCE):
+            conf_k = min(conf_k, tuning.IN_DOUBT)
+        if conf_k < (tuning.GUESSED_MIN if c.guessed else tuning.MIN_EVIDENCE):
             continue
-        out.append(_Scored(c, RANKS[r] + SUITS[s], conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
+        out.append(_Scored(c, class_name(r, s), conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
     return out
 
 
-def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.ndarray) -> np.ndarray:
+def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray,
+                        ps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A heart is printed red, and a diamond red or (in a four-colour deck) blue. Where the suit
     pip of a patch read as one is neither (:func:`vision.patch.pip_tint`: black, grey or green
-    print), the two red suits' probabilities in ``ps`` are set to 0 and the rest scaled up to sum
-    to 1 (in place): the patch reads as the black suit the network found likelier. Such readings
-    are returned ((N,) bool, "contrary"), and :func:`_score` holds them in doubt: a card only where
-    the card's other index agrees. Only readings that could be a card are looked at (a suit and a
-    rank each likelier than none, their product at least ``MIN_EVIDENCE``; ``pr`` holds the ranks'
-    probabilities), and not in a greyscale photo, where every pip is grey
-    (:func:`vision.patch.in_colour`).
+    print), the two red suits' probabilities of ``ps`` are set to 0 and the rest scaled up to sum
+    to 1: the patch reads as the black suit the network found likelier. Such readings are
+    returned ((N,) bool, "contrary") with the suits' probabilities so changed (a new array), and
+    :func:`_score` holds them in doubt: a card only where the card's other index agrees. Only
+    readings that could be a card are looked at (a suit and a rank each likelier than none, their
+    product at least ``tuning.MIN_EVIDENCE``; ``pr`` holds the ranks' probabilities), and not in a
+    greyscale photo, where every pip is grey (:func:`vision.patch.in_colour`).
 
     The network reads colour but leans on shape: a drawn five of diamonds printed black reads as
     a five of diamonds at 1.0, and a small, blurred spade of a deck it has not seen (held-out
@@ -218,24 +117,26 @@ def _not_red_unless_red(pyramid: Pyramid, x: np.ndarray, pr: np.ndarray, ps: np.
     >>> img = np.zeros((40, 40, 3), np.uint8); img[::2, ::2, 2] = 200  # a photo in colour
     >>> ps = np.array([[0.02, 0.9, 0.03, 0.04, 0.01]], np.float32)  # C D H S none: "a diamond"
     >>> pr = np.eye(14, dtype=np.float32)[4:5]  # "a five"
-    >>> _not_red_unless_red(Pyramid(img), x, pr, ps).tolist(), [round(float(p), 2) for p in ps[0]]
+    >>> contrary, suits = _not_red_unless_red(Pyramid(img), x, pr, ps)
+    >>> contrary.tolist(), [round(float(p), 2) for p in suits[0]]
     ([True], [0.29, 0.0, 0.0, 0.57, 0.14])
     """
     best = ps[:, :-1].max(axis=1)
     red_suits = ((ps[:, :-1].argmax(axis=1)[:, None] == RED_SUITS).any(axis=1) & (best > ps[:, -1])
-                 & (pr[:, :-1].max(axis=1) * best >= MIN_EVIDENCE))
+                 & (pr[:, :-1].max(axis=1) * best >= tuning.MIN_EVIDENCE))
     contrary = np.zeros(len(ps), bool)
     if not red_suits.any() or not pyramid.in_colour:
-        return contrary
+        return contrary, ps
     tint = pip_tint(x[red_suits])
-    neither = (tint[:, RED] < NOT_RED) & (tint[:, BLUE] < NOT_BLUE)  # a pip with no ink is neither test
+    neither = (tint[:, RED] < tuning.NOT_RED) & (tint[:, BLUE] < tuning.NOT_BLUE)  # (a pip with no ink too)
     contrary[np.nonzero(red_suits)[0][neither]] = True
+    ps = ps.copy()
     ps[np.ix_(contrary, RED_SUITS)] = 0
     ps[contrary] /= np.maximum(ps[contrary].sum(axis=1, keepdims=True), 1e-6)
-    return contrary
+    return contrary, ps
 
 
-def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndarray, ps: np.ndarray,
+def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndarray, ps: np.ndarray, *,
             deck: TaughtDeck | None) -> tuple[np.ndarray, np.ndarray]:
     """A second opinion on indices read with doubt (their patches ``x``, read ``pr``, ``ps``):
     each patch cut again from six windows a little moved and scaled (:func:`vision.patch.nudged`),
@@ -254,11 +155,11 @@ def _closer(pyramid: Pyramid, cands: list[Candidate], x: np.ndarray, pr: np.ndar
     >>> c = Candidate((30, 40), (0, 1), 10, (30, 35), (30, 45), (1, 2))
     >>> x = cut_patches(Pyramid(img), [(c.rank_pos, c.suit_pos)])
     >>> pr, ps = np.full((1, 14), 1 / 14), np.full((1, 5), 0.2)
-    >>> r, s = _closer(Pyramid(img), [c], x, pr, ps, None)
+    >>> r, s = _closer(Pyramid(img), [c], x, pr, ps, deck=None)
     >>> r.shape, s.shape, round(float(r.sum()), 3), round(float(s.sum()), 3)
     ((1, 14), (1, 5), 1.0, 1.0)
     """
-    moved = [p for c in cands for p in nudged(c.rank_pos, c.suit_pos, NUDGE)]
+    moved = [p for c in cands for p in nudged(c.rank_pos, c.suit_pos, tuning.NUDGE)]
     n = len(cands)
     m = len(moved) // n
     xm = cut_patches(pyramid, moved)
@@ -301,7 +202,7 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
     >>> def seen(labels, x, suits):
     ...     c = Candidate((x, 50), (0, 1), 20, (x, 45), (x, 60), labels)
     ...     ranks = np.eye(14)[9] * 0.94 + 0.004
-    ...     return _Scored(c, "T" + "CDHS"[int(np.argmax(suits[:4]))], 0.94 * max(suits), np.zeros(0),
+    ...     return _Scored(c, "T" + MODEL_SUITS[int(np.argmax(suits[:4]))], 0.94 * max(suits), np.zeros(0),
     ...                    ranks, np.array(suits))
     >>> club, spade = seen((1, 2), 50, [0.83, 0, 0, 0.11, 0.06]), seen((1,), 47, [0.13, 0, 0, 0.82, 0.05])
     >>> [(s.card, round(s.conf, 2)) for s in _suppress([club, spade])]
@@ -322,7 +223,7 @@ def _suppress(scored: list[_Scored]) -> list[_Scored]:
         used.update(s.cand.labels)
     sure: dict[int, list[_Scored]] = {}  # ink blob → the readings on it sure enough to report
     for r in scored:
-        if r.conf >= THRESHOLD:
+        if r.conf >= tuning.THRESHOLD:
             for label in r.cand.labels:
                 sure.setdefault(label, []).append(r)
     for i, k in enumerate(kept):
@@ -341,7 +242,7 @@ def _join(s: _Scored, rivals: list[_Scored]) -> _Scored:
     ps = np.exp(sum(np.log(v.suits + 1e-6) for v in [s, *rivals]) / n)
     pr, ps = pr / pr.sum(), ps / ps.sum()
     r, u = int(pr[:-1].argmax()), int(ps[:-1].argmax())
-    return replace(s, card=RANKS[r] + SUITS[u], conf=float(pr[r] * ps[u]), ranks=pr, suits=ps)
+    return replace(s, card=class_name(r, u), conf=float(pr[r] * ps[u]), ranks=pr, suits=ps)
 
 
 def _one_scale_per_card(kept: list[_Scored], quads: list[np.ndarray]) -> list[_Scored]:
@@ -379,14 +280,15 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     """A card's two corner indices are point-symmetric about its centre. Two readings of different
     names inside one card outline, pointing opposite ways, by opposite corners, whose midpoint is
     the outline's centre, are one card seen twice, one view misread (a spade's index taken for a
-    club's, say): both are read again from the product of their rank and suit probabilities. Not
-    two contrary readings (:func:`_not_red_unless_red`), which are suits the network did not see.
+    club's, say): both are read again from the product of their rank and suit probabilities (new
+    readings in their places; those given stay as read). Not two contrary readings
+    (:func:`_not_red_unless_red`), which are suits the network did not see.
 
     >>> import numpy as np
     >>> def seen(x, y, down, suits):
     ...     ranks = np.eye(14)[8] * 0.97 + 0.002
     ...     c = Candidate((x, y), down, 10, (x, y), (x, y + 1), (1,))
-    ...     return _Scored(c, "9" + "CDHS"[np.argmax(suits)], 0.8, np.zeros(0), ranks, np.array(suits))
+    ...     return _Scored(c, "9" + MODEL_SUITS[np.argmax(suits)], 0.8, np.zeros(0), ranks, np.array(suits))
     >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
     >>> a = seen(15, 20, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # the top index, read as a club...
     >>> b = seen(85, 120, (0, -1), [0.05, 0, 0, 0.93, 0.02])  # ...the bottom one, as a spade
@@ -397,32 +299,33 @@ def _two_views_of_one_card(kept: list[_Scored], quads: list[np.ndarray]) -> list
     >>> [(s.card, round(s.conf, 2)) for s in _two_views_of_one_card([a, b], [card])]
     [('9C', 0.5), ('9C', 0.5)]
     """
+    out = list(kept)
     at = inside_all(quads, [s.cand.center for s in kept])
     for q, here in zip(quads, at, strict=True):
-        held = [kept[k] for k in np.nonzero(here)[0]]
-        if len(held) != 2:  # an outline round a row or a stack holds more indices than one card's
+        both = np.nonzero(here)[0].tolist()
+        if len(both) != 2:  # an outline round a row or a stack holds more indices than one card's
             continue
-        a, b = held
+        a, b = out[both[0]], out[both[1]]
         short = min(np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4))
         # (two cards side by side can make one card-shaped outline too)
         mid = (np.array(a.cand.center) + np.array(b.cand.center)) / 2
         if (a.card == b.card or (a.contrary and b.contrary) or not _by_opposite_corners(q, a, b, 0.5)
-                or np.linalg.norm(mid - q.mean(axis=0)) > SYMMETRY * short):
+                or np.linalg.norm(mid - q.mean(axis=0)) > tuning.SYMMETRY * short):
             continue
         both_r, both_u = a.ranks[:-1] * b.ranks[:-1], a.suits[:-1] * b.suits[:-1]
         r, u = int(np.argmax(both_r)), int(np.argmax(both_u))
         # the confidence is the joint's: two views that contradict each other (a club and a spade
         # just as sure) leave the card in doubt, not certain
         joint = float(both_r[r] / both_r.sum() * both_u[u] / both_u.sum())
-        for v in held:
-            v.card, v.conf, v.joint = RANKS[r] + SUITS[u], joint, True
-    return kept
+        for k in both:
+            out[k] = replace(out[k], card=class_name(r, u), conf=joint, joint=True)
+    return out
 
 
 def _one_card(group: list[_Scored]) -> list[_Scored]:
     """The readings of one name that belong to the card its surest reading sees: that reading, and
-    the card's other indices: pointing the opposite way within ``OTHER_INDEX`` glyph sizes, or the
-    same way within ``SAME_SIDE`` (a deck with an index in all four corners). A deck holds one card
+    the card's other indices: pointing the opposite way within ``tuning.OTHER_INDEX`` glyph sizes, or the
+    same way within ``tuning.SAME_SIDE`` (a deck with an index in all four corners). A deck holds one card
     of each name, so a reading of the name further off is a misreading of some other card: it must
     not move this card's centre, add to its confidence or be taught as it.
 
@@ -445,8 +348,9 @@ def _gap(a: _Scored, b: _Scored) -> float:
 
 def _one_cards_indices(a: _Scored, b: _Scored) -> bool:
     """Whether two readings can be indices of one card: pointing opposite ways within
-    ``OTHER_INDEX`` glyph sizes, or the same way within ``SAME_SIDE``."""
-    return _gap(a, b) < (OTHER_INDEX if _opposite(a, b) else SAME_SIDE) * max(a.cand.size, b.cand.size)
+    ``tuning.OTHER_INDEX`` glyph sizes, or the same way within ``tuning.SAME_SIDE``."""
+    reach = tuning.OTHER_INDEX if _opposite(a, b) else tuning.SAME_SIDE
+    return _gap(a, b) < reach * max(a.cand.size, b.cand.size)
 
 
 def _combined(group: list[_Scored]) -> float:
@@ -470,7 +374,7 @@ def _combined(group: list[_Scored]) -> float:
 
 def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]]) -> list[_Scored]:
     """The readings of cards not read (``groups`` less ``by_card``, the cards read) that are to be
-    reported as unreadable: all but those within ``NEAR_READ`` glyph sizes of an index read (that
+    reported as unreadable: all but those within ``tuning.NEAR_READ`` glyph sizes of an index read (that
     index seen again, not another card), and a contrary reading (:func:`_not_red_unless_red`) that
     is a card read's other index: the same rank, pointing the opposite way, within its reach (a
     three of diamonds read by one corner, its other corner's pip paler than red).
@@ -489,7 +393,7 @@ def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]
     read = [g for grp in by_card.values() for g in grp]
 
     def seen_again(s: _Scored) -> bool:
-        return any(_gap(s, g) < NEAR_READ * s.cand.size
+        return any(_gap(s, g) < tuning.NEAR_READ * s.cand.size
                    or (s.contrary and g.card[0] == s.card[0] and _opposite(s, g) and _one_cards_indices(s, g))
                    for g in read)
 
@@ -527,7 +431,7 @@ def _by_opposite_corners(q: np.ndarray, a: _Scored, b: _Scored, reach: float) ->
 def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]:
     """The outlines whose ink the cards read so far (``sure``) explain, so that it is not looked at
     again (:func:`vision.index.look_again`, :func:`vision.index.look_unread`): an outline holding
-    a card read at full size (a glyph over ``SECOND_LOOK_MAX``: the tiny blobs of its picture are
+    a card read at full size (a glyph over ``tuning.SECOND_LOOK_MAX``: the tiny blobs of its picture are
     its own print, not small cards), or holding both corner indices of one card read, each by a
     corner of its own, the two corners opposite (a small card: its outline is its own, not two
     cards side by side, which can make one card-shaped outline too, nor the board they lie on).
@@ -547,7 +451,7 @@ def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]
     out = []
     for q, here in zip(quads, at, strict=True):
         held = [s for s, h in zip(sure, here, strict=True) if h]
-        if (any(s.cand.size > SECOND_LOOK_MAX for s in held)
+        if (any(s.cand.size > tuning.SECOND_LOOK_MAX for s in held)
                 or any(a.card == b.card and _by_opposite_corners(q, a, b, 0.5)
                        for k, a in enumerate(held) for b in held[k + 1:])):
             out.append(q)
@@ -564,7 +468,7 @@ def _explained(quads: list[np.ndarray], sure: list[_Scored]) -> list[np.ndarray]
 
 def _print_too_small(quad: np.ndarray, group: list[_Scored]) -> bool:
     """Whether a card's readings (``group``) are all print too small to be the index of a card with
-    the outline ``quad`` (glyphs under ``PRINT_SHARE`` of its short side).
+    the outline ``quad`` (glyphs under ``tuning.PRINT_SHARE`` of its short side).
 
     >>> def seen(size):
     ...     c = Candidate((50, 40), (0, 1), size, (50, 40), (50, 41), (1,))
@@ -574,7 +478,7 @@ def _print_too_small(quad: np.ndarray, group: list[_Scored]) -> bool:
     (True, False)
     """
     short = min(float(np.linalg.norm(quad[k] - quad[(k + 1) % 4])) for k in range(4))
-    return all(s.cand.size < PRINT_SHARE * short for s in group)
+    return all(s.cand.size < tuning.PRINT_SHARE * short for s in group)
 
 
 def _quads(pyramid: Pyramid) -> list[np.ndarray]:
@@ -586,14 +490,14 @@ def _quads(pyramid: Pyramid) -> list[np.ndarray]:
 
 def read_cards(image_bgr: np.ndarray, deck: TaughtDeck | None = None) -> Reading:
     """Every card whose corner index shows in ``image_bgr`` (BGR uint8), each once; ``deck``: the
-    players' own deck, taught with :mod:`vision.taught` (optional)."""
+    players' own deck, taught with :mod:`vision.teach` (optional)."""
     return _read(image_bgr, deck, False)[0]
 
 
 def read_with_patches(image_bgr: np.ndarray,
                       deck: TaughtDeck | None = None) -> tuple[Reading, dict[str, np.ndarray]]:
     """:func:`read_cards`, and for each card read, or read only in doubt (below the threshold, not
-    reported), the upright index patches read as it (N, 3, 40, 24): what :func:`vision.taught.teach`
+    reported), the upright index patches read as it (N, 3, 40, 24): what :func:`vision.teach.teach`
     keeps of the cards a photo is said to hold, however hesitant."""
     return _read(image_bgr, deck, True)
 
@@ -603,17 +507,15 @@ def _read(image_bgr: np.ndarray, deck: TaughtDeck | None,
     _ready()  # once per process, and not part of the reading time
     t0 = time.perf_counter()
     reading, kept = _reading(image_bgr, deck, patches)
-    reading.ms = (time.perf_counter() - t0) * 1000
-    return reading, kept
+    return replace(reading, ms=(time.perf_counter() - t0) * 1000), kept
 
 
 @lru_cache(maxsize=1)
 def _ready() -> None:
     """What a process does once before its first reading, as a camera does before its first frame:
     load the networks, keep the memory one frame frees for the next (:mod:`vision.heap`), and read a
-    small drawn index once, so that OpenCV sets up its routines then and not in the first photo (in
-    one measurement the finder took 51 ms on a process's first frame and 33-36 ms on later ones;
-    after this small reading, the first frame took as long as the later ones)."""
+    small drawn index once, so that OpenCV sets up its routines then and not in the first photo
+    (a process's first frame is otherwise about half as slow again as the next)."""
     IndexNet.load(), IndexNet.load(str(GATE)), keep_freed_memory()
     img = np.full((120, 160, 3), 225, np.uint8)
     cv2.putText(img, "7", (40, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 30), 2)
@@ -628,7 +530,7 @@ def _reading(image_bgr: np.ndarray, deck: TaughtDeck | None,
     card's shape first, and that reading is kept when the stretched photo is one card (and the photo
     shows no outline in a card's own proportions round that card's indices)."""
     h, w = image_bgr.shape[:2]
-    for fx, fy in stretches(image_bgr) if min(h, w) >= MIN_SIDE else []:
+    for fx, fy in stretches(image_bgr) if min(h, w) >= tuning.MIN_SIDE else []:
         size = (round(w * fx), round(h * fy))
         stretched, kept = _as_shot(cv2.resize(image_bgr, size, interpolation=cv2.INTER_CUBIC), deck, patches)
         if len(stretched.cards) == 1 and fills_photo(stretched.cards[0].indices, *size):
@@ -638,31 +540,106 @@ def _reading(image_bgr: np.ndarray, deck: TaughtDeck | None,
     return _as_shot(image_bgr, deck, patches)
 
 
+# The reading of a photo as it is, in stages, each a new value: the photo scaled (_Photo); its
+# indices found and classified, first look then second (_Seen); both indices of each card merged
+# (_Merged); each card's outline (_Placed); the report (Reading).
+
+
+@dataclass(frozen=True)
+class _Photo:
+    """The photo as read: ``img``, the photo (``width`` x ``height``) scaled by ``scale``."""
+
+    img: np.ndarray
+    scale: float
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """The indices found in a photo and read: the first look's readings, the second look's
+    (``again``), the card outlines found, and what the second look builds on."""
+
+    first: list[_Scored]
+    again: list[_Scored]
+    quads: list[np.ndarray]
+    look: Look
+    pyramid: Pyramid
+
+
+@dataclass(frozen=True)
+class _Merged:
+    """The readings merged into cards: every reading kept, by the name it reads (``groups``), each
+    name's readings of the one card its surest reading sees (``own``) and their confidence
+    (``combined``), and the cards read (``by_card``: combined confidence at the threshold)."""
+
+    groups: dict[str, list[_Scored]]
+    own: dict[str, list[_Scored]]
+    combined: dict[str, float]
+    by_card: dict[str, list[_Scored]]
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A card read, its readings (``group``) and its outline (``quad``, or None)."""
+
+    name: str
+    group: list[_Scored]
+    quad: np.ndarray | None
+
+
 def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
              patches: bool) -> tuple[Reading, dict[str, np.ndarray]]:
-    """The reading of the photo as it is."""
+    """The reading of the photo as it is: find and classify (:func:`_first_look_read`,
+    :func:`_second_look_read`), merge both indices (:func:`_merge`), outlines (:func:`_outlines`),
+    report (:func:`_report`)."""
     h, w = image_bgr.shape[:2]
-    if min(h, w) < MIN_SIDE:
+    if min(h, w) < tuning.MIN_SIDE:
         return Reading(width=w, height=h), {}
-    scale = 2.0 if max(h, w) < SMALL_PHOTO else min(1.0, MAX_SIDE / max(h, w))
+    photo = _scaled(image_bgr)
+    seen = _second_look_read(_first_look_read(photo, deck), deck)
+    merged = _merge(seen)
+    reading = _report(_outlines(merged, seen.quads, photo.img.shape[:2]), merged, photo)
+    if not patches:
+        return reading, {}
+    return reading, {name: np.stack([s.patch for s in g]) for name, g in merged.own.items()}
+
+
+def _scaled(image_bgr: np.ndarray) -> _Photo:
+    """The photo at the size it is read: enlarged twice if small, at most ``tuning.MAX_SIDE``."""
+    h, w = image_bgr.shape[:2]
+    scale = 2.0 if max(h, w) < tuning.SMALL_PHOTO else min(1.0, tuning.MAX_SIDE / max(h, w))
     how = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=how)
-    look = first_look(img)
-    pyramid = Pyramid(img)  # its halving serves the patches of big indices and the outlines alike
+    return _Photo(img, scale, w, h)
+
+
+def _first_look_read(photo: _Photo, deck: TaughtDeck | None) -> _Seen:
+    """The first look's candidates (:func:`vision.index.first_look`), classified, and the card
+    outlines where any was read."""
+    look = first_look(photo.img)
+    pyramid = Pyramid(photo.img)  # its halving serves the patches of big indices and the outlines alike
     scored = _score(pyramid, look.found, deck)
-    quads = _quads(pyramid) if scored else []
-    sure = [s for s in _suppress(scored) if s.conf >= THRESHOLD]
-    explained = _explained(quads, sure)
-    # (the palest level only where no card at all was read: on a frame of small cards it cost 7 ms)
-    again = _score(pyramid, look_again(look, explained=explained)
-                   + look_unread(look, explained, [s.cand.rank_pos for s in sure], pale=not sure), deck)
-    if again and not quads:
-        quads = _quads(pyramid)
+    return _Seen(scored, [], _quads(pyramid) if scored else [], look, pyramid)
+
+
+def _second_look_read(seen: _Seen, deck: TaughtDeck | None) -> _Seen:
+    """``seen`` with the second look's readings: small glyphs looked at again, and ink the cards read
+    surely do not explain (the palest level only where no card at all was read)."""
+    sure = [s for s in _suppress(seen.first) if s.conf >= tuning.THRESHOLD]
+    explained = _explained(seen.quads, sure)
+    again = _score(seen.pyramid, look_again(seen.look, explained=explained)
+                   + look_unread(seen.look, explained, [s.cand.rank_pos for s in sure], pale=not sure), deck)
+    quads = _quads(seen.pyramid) if again and not seen.quads else seen.quads
+    return replace(seen, again=again, quads=quads)
+
+
+def _merge(seen: _Seen) -> _Merged:
+    """One reading per index, and the readings of one card (both its corner indices) merged."""
     # off-scale readings go before one reading per index is chosen: a confident misreading of part
     # of an index (its pip's outline, say) would otherwise take the place of the index's own reading
-    kept = _suppress(_one_scale_per_card(scored + again, quads))
-    kept = _two_views_of_one_card(kept, quads)
-    reading = Reading(width=w, height=h)
+    kept = _suppress(_one_scale_per_card(seen.first + seen.again, seen.quads))
+    kept = _two_views_of_one_card(kept, seen.quads)
     # both indices of one card agreeing is more evidence than either: combine them before the
     # threshold (a deck has no duplicates, so one name is one card; see _combined)
     groups: dict[str, list[_Scored]] = {}
@@ -670,35 +647,50 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
         groups.setdefault(s.card, []).append(s)
     own = {name: _one_card(g) for name, g in groups.items()}
     combined = {name: _combined(g) for name, g in own.items()}
-    by_card = {name: own[name] for name in groups if combined[name] >= THRESHOLD}
-    # a card's outline holds its own indices and no other card's
+    by_card = {name: own[name] for name in groups if combined[name] >= tuning.THRESHOLD}
+    return _Merged(groups, own, combined, by_card)
+
+
+def _outlines(merged: _Merged, quads: list[np.ndarray], shape: tuple[int, ...]) -> list[_Placed]:
+    """Each card read with its outline: one that holds its own indices and no other card's (or, for
+    a photo of one card cropped to its edges, the photo's border); a card whose print is too small
+    for every outline it lies in is a card back's pattern, and left out."""
+    by_card = merged.by_card
     owners = [name for name, g in by_card.items() for _ in g]
     at = inside_all(quads, [s.cand.center for g in by_card.values() for s in g])
+    placed = []
     for name, group in by_card.items():
         k = owners.index(name) + max(range(len(group)), key=lambda i: group[i].conf)  # its surest reading
         mine = np.array([o == name for o in owners], bool)
         held = [q for q, here in zip(quads, at, strict=True) if here[k] and not here[~mine].any()]
-        if not held and len(by_card) == 1 and (whole := _whole_photo(group, img.shape[:2])) is not None:
+        if not held and len(by_card) == 1 and (whole := _whole_photo(group, shape)) is not None:
             held = [whole]
         fits = [q for q in held if not _print_too_small(q, group)]
         if held and not fits:  # print too small for every outline it lies in: a card back's pattern
             continue
-        quad = fits[0] if fits else None
-        if quad is not None:
-            cx, cy = quad.mean(axis=0)
-            qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(quad)]
+        placed.append(_Placed(name, group, fits[0] if fits else None))
+    return placed
+
+
+def _report(placed: list[_Placed], merged: _Merged, photo: _Photo) -> Reading:
+    """The reading in the photo's own pixels: the cards placed, top to bottom, and the indices in
+    doubt that are no card's (:func:`_in_doubt`) as unreadable."""
+    scale = photo.scale
+    cards = []
+    for p in placed:
+        if p.quad is not None:
+            cx, cy = p.quad.mean(axis=0)
+            qj = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in order_quad(p.quad)]
         else:
-            cx = float(np.mean([s.cand.center[0] for s in group]))
-            cy = float(np.mean([s.cand.center[1] for s in group]))
+            cx = float(np.mean([s.cand.center[0] for s in p.group]))
+            cy = float(np.mean([s.cand.center[1] for s in p.group]))
             qj = None
         seen = [IndexSeen((float(s.cand.center[0]) / scale, float(s.cand.center[1]) / scale),
                           (float(s.cand.down[0]), float(s.cand.down[1])), float(s.cand.size) / scale)
-                for s in group]
-        reading.cards.append(
-            CardRead(name, min(combined[name], 0.999), (float(cx) / scale, float(cy) / scale), qj, seen))
-    for s in _in_doubt(groups, by_card):
-        reading.unreadable.append(Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale)))
-    reading.cards.sort(key=lambda c: (c.center[1], c.center[0]))
-    if not patches:
-        return reading, {}
-    return reading, {name: np.stack([s.patch for s in g]) for name, g in own.items()}
+                for s in p.group]
+        center = (float(cx) / scale, float(cy) / scale)
+        cards.append(CardRead(Card(p.name), min(merged.combined[p.name], 0.999), center, qj, seen))
+    unreadable = [Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale))
+                  for s in _in_doubt(merged.groups, merged.by_card)]
+    cards.sort(key=lambda c: (c.center[1], c.center[0]))
+    return Reading(cards, unreadable, width=photo.width, height=photo.height)

@@ -1,9 +1,9 @@
 """Teach your deck: the corner indices of the players' own deck, kept to tighten recognition.
 
 Optional and never required. Photograph the deck once (cards apart, face up, a suit or so per
-photo); :func:`teach` reads each photo with the ordinary reader and keeps the upright index
-patches (:mod:`vision.patch`) of every card it reads confidently (or, given the list of cards in
-the photos, of those cards). When reading a table later with ``read_cards(img, deck=taught)``,
+photo); :func:`vision.teach.teach` reads each photo with the ordinary reader and keeps the upright
+index patches (:mod:`vision.patch`) of every card it reads confidently (or, given the list of cards
+in the photos, of those cards). When reading a table later with ``read_cards(img, deck=taught)``,
 each candidate's rank glyph is also compared with the taught glyphs (normalised cross-correlation);
 a glyph that matches one taught rank closely, and clearly better than any other, sharpens the
 network's rank toward it, so a typeface the network reads hesitantly is read with confidence. What
@@ -21,14 +21,14 @@ normalisation (a file from before it was recorded is brought up to date as it is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import CARDS, RANKS
+from cribbage.cards import RANKS
+from vision.cnn import CARDS
 from vision.errors import ImageError
 from vision.patch import (
     ABOVE,
@@ -39,7 +39,6 @@ from vision.patch import (
     WHOLE_WINDOW,
     as_read,
     stored_norm,
-    to_bytes,
 )
 
 Probs = npt.NDArray[np.float32]
@@ -50,7 +49,6 @@ MATCH = 0.8  # normalised correlation from which a taught index counts as seen a
 MARGIN = 0.05  # ...and by this much more than to any other rank
 TEMP = 0.02  # softness of the match between close templates (correlation units)
 FLOOR = 0.02  # what a taught match leaves of a class it does not name (never zero)
-TEACH_CONFIDENCE = 0.9  # without a list of the cards, readings at least this sure are taught
 
 
 @dataclass
@@ -80,6 +78,7 @@ class TaughtDeck:
         taught glyphs; -1 where the rank is not taught.
 
         >>> import numpy as np
+        >>> from vision.patch import to_bytes
         >>> rng = np.random.default_rng(0)
         >>> p = rng.uniform(0, 1.25, (2, 3, 40, 24)).astype(np.float32)
         >>> m = TaughtDeck(["5S", "KD"], to_bytes(p)).match(p)
@@ -143,43 +142,3 @@ def unit_rows(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     f = x.reshape(len(x), int(np.prod(x.shape[1:]))).astype(np.float32)
     f = f - f.mean(axis=1, keepdims=True)
     return f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
-
-
-@dataclass
-class Lesson:
-    """What :func:`teach` learnt: the deck, and per photo the cards taught and those expected
-    (from the list given) but not read there."""
-
-    deck: TaughtDeck
-    taught: dict[str, list[str]]
-    missing: dict[str, list[str]]
-
-
-def teach(images: Sequence[tuple[str, np.ndarray]], cards: Iterable[str] | None = None,
-          add_to: TaughtDeck | None = None) -> Lesson:
-    """Teach the deck in ``images`` ((name, BGR) pairs). With ``cards`` (the cards the photos hold),
-    every reading of one of those cards is taught, however hesitant (one read only in doubt, below
-    the reader's threshold, too); without, only readings at least ``TEACH_CONFIDENCE`` sure.
-    ``add_to`` extends an earlier lesson."""
-    from vision.reader import read_with_patches
-
-    wanted = None if cards is None else set(cards)
-    names: list[str] = list(add_to.cards) if add_to else []
-    kept: list[np.ndarray] = [add_to.patches] if add_to else []
-    taught: dict[str, list[str]] = {}
-    missing: dict[str, list[str]] = {}
-    for label, img in images:
-        reading, patches = read_with_patches(img)  # the cards read, and those read only in doubt
-        sure = {card.card for card in reading.cards if card.confidence >= TEACH_CONFIDENCE}
-        here = [c for c in CARDS if c in patches and (c in wanted if wanted is not None else c in sure)]
-        for card in here:
-            kept.append(to_bytes(patches[card]))
-            names += [card] * len(patches[card])
-        taught[label] = here
-        if wanted is not None:
-            missing[label] = sorted(wanted - set(here), key=CARDS.index)
-    if wanted is not None:  # a card read in any photo is not missing
-        seen = set(names)
-        missing = {k: [c for c in v if c not in seen] for k, v in missing.items()}
-    patches_all = np.concatenate(kept) if kept else np.zeros((0, *SHAPE), np.uint8)
-    return Lesson(TaughtDeck(names, patches_all), taught, missing)

@@ -34,13 +34,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from cribbage.cards import RANKS
+from vision.cnn import MODEL_SUITS
 from vision.index import find_indices
 from vision.patch import CEILING, PATCH_H, PATCH_W, WHOLE_WINDOW, Pyramid, cut_patches, stored_norm, to_bytes
 from vision.quads import inside
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-NONE_RANK, NONE_SUIT = len(RANKS), len(SUITS)
+NONE_RANK, NONE_SUIT = len(RANKS), len(MODEL_SUITS)  # the "none" classes follow the cards' classes
 LAYOUT_WEIGHTS = {"single": 0.22, "row": 0.22, "fan": 0.18, "hand": 0.16, "crop": 0.1, "empty": 0.08,
                   "backs": 0.06}
 # scenes with no card face: more of their candidates are kept (hard "none" patches: a back's lattice)
@@ -91,7 +91,7 @@ def label_pairs(scene, pairs) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[
         for name, q, down in boxes:
             if inside(q, g) and inside(q, p) and float(d @ down) > 0.85:
                 ranks[n] = RANKS.index(name[0])
-                suits[n] = SUITS.index(name[1])
+                suits[n] = MODEL_SUITS.index(name[1])
                 break
     return ranks, suits
 
@@ -346,7 +346,7 @@ def index_net(width: int = 16):  # type: ignore[no-untyped-def]
             feat = 2 * w * (PATCH_H // 8) * (PATCH_W // 8)
             self.hidden = nn.Sequential(nn.Dropout(0.2), nn.Linear(feat, 96), nn.ReLU())
             self.rank = nn.Linear(96, len(RANKS) + 1)
-            self.suit = nn.Linear(96, len(SUITS) + 1)
+            self.suit = nn.Linear(96, len(MODEL_SUITS) + 1)
             self.softmax = nn.Softmax(dim=1)
 
         def forward(self, x):  # type: ignore[no-untyped-def]

@@ -290,7 +290,8 @@ def run_teach(args: argparse.Namespace) -> int:
     from cribbage.cards import parse_cards
     from vision.cnn import CARDS
     from vision.reader import load_image
-    from vision.taught import TaughtDeck, teach
+    from vision.taught import TaughtDeck
+    from vision.teach import teach
 
     cards = None
     if args.cards is not None:

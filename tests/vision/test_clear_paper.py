@@ -1,4 +1,4 @@
-"""An index lies on a card's clear paper (:func:`vision.index.paper_gap`). Cards on a woven cloth (a
+"""An index lies on a card's clear paper (:func:`vision.index.paper.paper_gap`). Cards on a woven cloth (a
 pair of jeans beside the cards, a rough tablecloth): the weave's dark spots are the size of a small
 card's print and its bright threads pass for paper, but it has no clear paper, so it offers the
 network nothing, and every card is still read. And a dim, grainy photo's paper is still clear
@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import vision.index as index
+from vision import tuning
+from vision.index import ink, looks, paper
 from vision.reader import read_cards
 from vision.synth.compose import drawn_table, mild, place, table_image
 from vision.synth.decks import procedural_deck
@@ -37,15 +39,15 @@ def test_bare_denim_offers_the_network_nothing(seed):
 
 
 def everywhere(dark: tuple[np.ndarray, np.ndarray], grey: np.ndarray | None = None) -> np.ndarray:
-    """:func:`vision.index.paper_gap` as if every place were clear paper."""
+    """:func:`vision.index.paper.paper_gap` as if every place were clear paper."""
     h, w = dark[0].shape
     return np.zeros(((h + 3) // 4, (w + 3) // 4), np.float32)  # no place is any distance from paper
 
 
 def test_without_clear_paper_the_weave_would_be_hundreds_of_candidates(monkeypatch):
     # the same frame as if every place were clear paper, of any colour: what the network had to read
-    monkeypatch.setattr(index, "paper_gap", everywhere)
-    monkeypatch.setattr(index, "PAPER_GREY", 1.0)
+    monkeypatch.setattr(looks, "paper_gap", everywhere)
+    monkeypatch.setattr(tuning, "PAPER_GREY", 1.0)
     assert candidates(woven(0)) > 300
 
 
@@ -59,9 +61,9 @@ def test_the_weaves_blue_threads_do_not_ring_its_spots_as_paper(monkeypatch):
         found = look.found + index.look_again(look) + index.look_unread(look)
         return sum(np.hypot(c.center[0] - 640, c.center[1] - 360) > 150 for c in found)
 
-    monkeypatch.setattr(index, "paper_gap", everywhere)
+    monkeypatch.setattr(looks, "paper_gap", everywhere)
     assert on_the_weave() < 10
-    monkeypatch.setattr(index, "PAPER_GREY", 1.0)
+    monkeypatch.setattr(tuning, "PAPER_GREY", 1.0)
     assert on_the_weave() > 100
 
 
@@ -71,12 +73,12 @@ def test_the_weave_round_a_card_is_not_ink_on_paper(monkeypatch):
     img = drawn_table([("5H", 640, 360, 10)], width=130, seed=0, table="denim")
 
     def weave_lit() -> float:
-        _v, lit = index.relative_darkness(img)
+        _v, lit = ink.relative_darkness(img)
         assert lit[360, 640] == 255  # the card's own paper
         return float((lit[:, :450] > 0).mean())  # the weave left of the card
 
     assert weave_lit() < 0.01
-    monkeypatch.setattr(index, "grey_level", lambda level: np.full(level.shape[:2], 255, np.uint8))
+    monkeypatch.setattr(ink, "grey_level", lambda level: np.full(level.shape[:2], 255, np.uint8))
     assert weave_lit() > 0.15
 
 
@@ -85,14 +87,14 @@ def test_twelve_cards_on_denim_are_all_read(seed):
     loose = [(n, 150 + (k % 6) * 200, 200 + (k // 6) * 330, 15 * (k % 3) - 15 + 180 * (k % 2))
              for k, n in enumerate(NAMES)]
     r = read_cards(drawn_table(loose, width=130, seed=seed, table="denim"))
-    assert sorted(c.card for c in r.cards) == sorted(NAMES)
+    assert sorted(c.card.name for c in r.cards) == sorted(NAMES)
     assert r.unreadable == []
 
 
 def test_a_played_row_on_denim_is_read():
     row = [(n, 300 + 45 * k, 360, 0) for k, n in enumerate(NAMES[:6])]  # each covers most of the last
     r = read_cards(drawn_table(row, width=130, seed=3, table="denim"))
-    assert sorted(c.card for c in r.cards) == sorted(NAMES[:6])
+    assert sorted(c.card.name for c in r.cards) == sorted(NAMES[:6])
 
 
 def grainy(seed: int, sigma: float = 20, light: float = 0.5) -> tuple[np.ndarray, list[str]]:
@@ -105,13 +107,13 @@ def grainy(seed: int, sigma: float = 20, light: float = 0.5) -> tuple[np.ndarray
 
 
 def test_a_dim_grainy_photo_is_read():
-    read = [set(c.card for c in read_cards(img).cards) & set(names) for img, names in map(grainy, range(2))]
+    read = [{c.card.name for c in read_cards(img).cards} & set(names) for img, names in map(grainy, range(2))]
     assert sum(map(len, read)) >= 7
 
 
 def test_without_the_grainy_rule_a_dim_grainy_photo_had_no_clear_paper(monkeypatch):
     # noise leaves no 3x3 square of the paper all clear: without the even squares, no card is read
-    monkeypatch.setattr(index, "EVEN_MAX", 0.0)
+    monkeypatch.setattr(tuning, "EVEN_MAX", 0.0)
     img, _names = grainy(0)
     assert read_cards(img).cards == []
 
@@ -132,9 +134,9 @@ def test_a_coloured_cloths_pale_checks_are_not_paper(monkeypatch):
     # the pale checks are bright and even, as paper is, but pink: saturated past PAPER_GREY
     img = gingham(NAMES[:6], 90)
     r = read_cards(img)
-    assert sorted(c.card for c in r.cards) == sorted(NAMES[:6])
+    assert sorted(c.card.name for c in r.cards) == sorted(NAMES[:6])
     near_cards = candidates(img)
-    monkeypatch.setattr(index, "PAPER_GREY", 1.0)  # any colour is paper: the dark checks are ink on it
+    monkeypatch.setattr(tuning, "PAPER_GREY", 1.0)  # any colour is paper: the dark checks are ink on it
     assert candidates(img) > 2 * near_cards
 
 
@@ -144,6 +146,6 @@ def test_cards_under_a_lamp_the_camera_has_not_balanced_are_read(monkeypatch):
     layout = [("5H", 300, 250, 10), ("9S", 700, 300, -20), ("QD", 1000, 480, 95), ("3C", 420, 520, 200)]
     img = drawn_table(layout, width=130, table="wood_light")
     warm = np.clip(img * np.array([0.42, 0.7, 1.0]), 0, 255).astype(np.uint8)  # BGR
-    assert sorted(c.card for c in read_cards(warm).cards) == sorted(n for n, *_ in layout)
-    monkeypatch.setattr(index, "photo_white", lambda bgr: np.array([255.0, 255.0, 255.0]))  # not balanced
+    assert sorted(c.card.name for c in read_cards(warm).cards) == sorted(n for n, *_ in layout)
+    monkeypatch.setattr(paper, "photo_white", lambda bgr: np.array([255.0, 255.0, 255.0]))  # not balanced
     assert read_cards(warm).cards == []

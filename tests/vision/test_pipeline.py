@@ -6,21 +6,18 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.index import (
-    BIG_GLYPH,
-    LEVELS,
-    THIN,
-    _outside,
-    _small_tiles,
-    find_indices,
-    first_look,
-    look_unread,
-)
+from cribbage.cards import RANKS
+from vision import tuning
+from vision.cnn import CARDS, MODEL_SUITS
+from vision.index import find_indices, first_look, look_unread
+from vision.index.tiling import outside, small_tiles
+from vision.index.types import HALVING_LOOK
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
 from vision.synth.compose import cropped, place, table_image
 from vision.synth.decks import artwork_available, load_decks, procedural_deck
 from vision.synth.scene import render_scene
-from vision.train import NONE_RANK, RANKS, SUITS, candidate_pairs, label_pairs
+from vision.train import NONE_RANK, candidate_pairs, label_pairs
+from vision.tuning import BIG_GLYPH, LEVELS, THIN, Level
 
 
 def one_card(angle: float, width: float = 220, card: str = "7H") -> np.ndarray:
@@ -68,7 +65,7 @@ def test_training_labels_name_every_visible_index_and_only_those():
     scene = render_scene(rng, layout="single", decks=[procedural_deck(7)], card_width=(180, 260), effects=0)
     pairs = candidate_pairs(scene.image)
     ranks, suits = label_pairs(scene, pairs)
-    named = {RANKS[r] + SUITS[s] for r, s in zip(ranks, suits, strict=True) if r != NONE_RANK}
+    named = {RANKS[r] + MODEL_SUITS[s] for r, s in zip(ranks, suits, strict=True) if r != NONE_RANK}
     assert named == {c.card for c in scene.readable}
     assert (ranks == NONE_RANK).sum() > 0  # centre pips, reversed pairs: "none"
 
@@ -90,7 +87,7 @@ def test_a_tight_crop_of_one_card_is_read_at_any_size(width):
 
     img = cropped(procedural_deck(7).render("QD", width))
     cards = read_cards(img).cards
-    assert [c.card for c in cards] == ["QD"]
+    assert [c.card.name for c in cards] == ["QD"]
     h, w = img.shape[:2]
     assert cards[0].quad == [[0.0, 0.0], [float(w), 0.0], [float(w), float(h)], [0.0, float(h)]]  # its edges
 
@@ -102,16 +99,16 @@ def test_a_thumbnail_of_one_card_is_read_enlarged(monkeypatch):
 
     deck = procedural_deck(7)
     photos = {}
-    for name in [r + s for r in "A23456789TJQK" for s in "CDHS"]:
+    for name in CARDS:
         img = cv2.resize(cropped(deck.render(name, 600)), (60, 90), interpolation=cv2.INTER_AREA)
         jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
         photos[name] = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     read = {name: reader.read_cards(img).cards for name, img in photos.items()}
-    assert all([c.card for c in cards] == [name] for name, cards in read.items())
+    assert all([c.card.name for c in cards] == [name] for name, cards in read.items())
     for cards in read.values():  # in the photo's own pixels
         points = [cards[0].center, *(i.center for i in cards[0].indices)]
         assert all(0 <= x <= 60 and 0 <= y <= 90 for x, y in points)
-    monkeypatch.setattr(reader, "SMALL_PHOTO", 0)  # read at their own size, most are not found
+    monkeypatch.setattr(tuning, "SMALL_PHOTO", 0)  # read at their own size, most are not found
     assert sum(len(reader.read_cards(img).cards) for img in photos.values()) < 26
 
 
@@ -167,9 +164,9 @@ def test_a_face_card_read_at_full_size_is_not_looked_at_again_but_small_cards_be
     king = [q for q in find_quads(img) if inside(q, (150, 240))]
     assert len(king) == 1
     # the king's picture has tiny glyph-like blobs; its outline explains them, the small cards' stay
-    assert len(_outside(look.small, king)) < len(look.small)
-    assert len(_small_tiles(img.shape[:2], _outside(look.small, king))) >= 1
-    assert sorted(c.card for c in read_cards(img).cards) == ["5S", "9D", "KH"]
+    assert len(outside(look.small, king)) < len(look.small)
+    assert len(small_tiles(img.shape[:2], outside(look.small, king))) >= 1
+    assert sorted(c.card.name for c in read_cards(img).cards) == ["5S", "9D", "KH"]
 
 
 def _faint_index(img: np.ndarray, x: int, y: int) -> None:
@@ -189,7 +186,7 @@ def _pairs_at(img: np.ndarray, x: int, y: int, levels) -> list:
 def test_a_faint_glyph_over_a_solid_pip_is_paired():
     img = np.full((160, 160, 3), 220, np.uint8)
     _faint_index(img, 70, 40)
-    solid_only = tuple((ink, core, thin, core) for ink, core, thin, _ in LEVELS)
+    solid_only = tuple(Level(v.ink, v.core, v.thin, v.core) for v in LEVELS)
     assert not _pairs_at(img, 70, 40, solid_only)
     assert _pairs_at(img, 70, 40, LEVELS)
 
@@ -197,7 +194,6 @@ def test_a_faint_glyph_over_a_solid_pip_is_paired():
 def test_a_small_glyph_whose_stem_blur_has_paled_is_paired_by_its_bowl(monkeypatch):
     # a small card's "6" (about 12 px tall) whose thin stem blur has paled past every ink level:
     # its ink is the bowl alone, 7 px, and the pip lies 2 of those sizes below it, not 1.6
-    import vision.index
 
     img = np.full((120, 160, 3), 225, np.uint8)
     cv2.circle(img, (60, 40), 3, (40, 40, 40), -1)  # the bowl
@@ -210,17 +206,15 @@ def test_a_small_glyph_whose_stem_blur_has_paled_is_paired_by_its_bowl(monkeypat
                 and np.hypot(c.suit_pos[0] - 60, c.suit_pos[1] - 54) < 2]
 
     assert pairs()
-    monkeypatch.setattr(vision.index, "PART_REACH", 1.6)  # a whole glyph's reach: not paired
+    monkeypatch.setattr(tuning, "PART_REACH", 1.6)  # a whole glyph's reach: not paired
     assert not pairs()
 
 
 def test_on_a_weave_of_faint_blobs_only_solid_ink_is_paired():
-    from vision.index import MAX_FAINT
-
     img = np.full((600, 800, 3), 220, np.uint8)
     _faint_index(img, 70, 40)
     rng = np.random.default_rng(2)
-    for x, y in rng.integers(200, 780, (MAX_FAINT + 50, 2)) % [800, 600]:  # pale specks, glyph-sized
+    for x, y in rng.integers(200, 780, (tuning.MAX_FAINT + 50, 2)) % [800, 600]:  # pale specks, glyph-sized
         cv2.circle(img, (int(x), int(max(y, 150))), 4, (140, 140, 140), 2)
     assert not _pairs_at(img, 70, 40, LEVELS)
 
@@ -232,4 +226,4 @@ def test_a_big_glyph_is_taken_from_a_halving():
     img = cv2.resize(cropped(face), (1100, 1540), interpolation=cv2.INTER_AREA)
     big = [c for c in first_look(img).found if c.size > BIG_GLYPH]
     assert big
-    assert all(c.labels[0] >> 24 >= 1000 for c in big)  # the halvings' tags (vision.index.first_look)
+    assert all(c.labels[0].look >= HALVING_LOOK for c in big)  # found on a halving

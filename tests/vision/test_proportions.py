@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from vision import reader
-from vision.proportions import PAPER_SHARE, in_own_outline, paper_share
+from vision.cnn import CARDS
+from vision.proportions import in_own_outline, paper_share
 from vision.reader import read_cards
 from vision.synth.compose import cropped
 from vision.synth.decks import procedural_deck
+from vision.tuning import PAPER_SHARE
 
-NAMES = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+NAMES = CARDS
 
 
 def squared(name: str, side: int, across: bool = False) -> np.ndarray:
@@ -33,7 +35,7 @@ def test_every_card_resized_to_a_square_is_read_with_the_photo_as_its_outline(si
     whole = []
     for name, img in photos.items():
         cards = read_cards(img).cards
-        assert [c.card for c in cards] == [name]
+        assert [c.card.name for c in cards] == [name]
         if cards[0].quad is not None:
             assert cards[0].quad == border  # in the photo's own pixels
             x, y = cards[0].center
@@ -46,13 +48,13 @@ def test_every_card_resized_to_a_square_is_read_with_the_photo_as_its_outline(si
     monkeypatch.setattr(reader, "stretches", lambda img: [])
     as_they_are = {name: read_cards(img).cards for name, img in photos.items()}
     assert all(c.quad is None for cards in as_they_are.values() for c in cards)
-    assert sum([c.card for c in cards] == [name] for name, cards in as_they_are.items()) < len(NAMES)
+    assert sum([c.card.name for c in cards] == [name] for name, cards in as_they_are.items()) < len(NAMES)
 
 
 @pytest.mark.parametrize("name", ["7S", "TD", "QH"])
 def test_a_card_lying_across_resized_to_a_square_is_stretched_across(name):
     cards = read_cards(squared(name, 224, across=True)).cards
-    assert [c.card for c in cards] == [name]
+    assert [c.card.name for c in cards] == [name]
     assert cards[0].quad is not None
     # its indices point across the photo, as the card lies
     assert all(abs(i.down[0]) > 0.8 for i in cards[0].indices)
@@ -73,7 +75,7 @@ def test_a_square_photo_of_a_card_on_white_paper_is_read_as_it_is(width, outline
     img[(320 - h) // 2:(320 - h) // 2 + h, (320 - w) // 2:(320 - w) // 2 + w] = card
     assert reader.stretches(img)  # largely paper, lying square: looked at stretched
     cards = read_cards(img).cards
-    assert [c.card for c in cards] == ["9C"]
+    assert [c.card.name for c in cards] == ["9C"]
     assert cards == reader._as_shot(img, None, False)[0].cards  # as it is
     assert in_own_outline(img, cards[0].indices) == outlined
     x, y = cards[0].center
@@ -86,5 +88,5 @@ def test_a_square_photo_of_a_table_is_not_stretched(make_scene, monkeypatch):
     reader._ready()  # (the process's warm-up reading, before counting)
     calls, as_shot = [], reader._as_shot
     monkeypatch.setattr(reader, "_as_shot", lambda im, *a: calls.append(im.shape) or as_shot(im, *a))
-    assert sorted(c.card for c in read_cards(img).cards) == ["5H", "JS"]
+    assert sorted(c.card.name for c in read_cards(img).cards) == ["5H", "JS"]
     assert calls == [img.shape]  # read once, as it is

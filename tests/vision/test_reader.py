@@ -6,13 +6,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import index, reader
+from cribbage.cards import RANKS, SUITS, Card
+from vision import reader, tuning
+from vision.index import looks
 from vision.reader import Reading, read_cards
 from vision.synth.compose import finish, table_image
 
 
 def names(reading: Reading) -> list[str]:
-    return sorted(c.card for c in reading.cards)
+    return sorted(c.card.name for c in reading.cards)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -35,6 +37,12 @@ def test_any_rotation(make_scene, angle):
     assert names(reading) == ["7H"]
 
 
+def test_a_card_read_is_cribbages_card(make_scene):
+    reading = read_cards(make_scene([("TD", 640, 360, 20)], width=200))
+    assert [c.card for c in reading.cards] == [Card("TD")]
+    assert reading.to_json()["cards"][0]["card"] == "TD"
+
+
 def test_several_cards_each_once_with_positions(make_scene):
     layout = [("5H", 250, 200, 0), ("TC", 640, 200, 15), ("QS", 1000, 220, -20),
               ("AD", 300, 520, 180), ("9S", 700, 520, 95), ("2C", 1050, 520, 60)]
@@ -44,7 +52,7 @@ def test_several_cards_each_once_with_positions(make_scene):
     assert set(read) <= {n for n, *_ in layout}  # nothing that is not there
     assert len(read) >= 5  # the measured recall on drawn scenes is not perfect: see docs/vision.md
     for card in reading.cards:
-        x, y = next((x, y) for n, x, y, _ in layout if n == card.card)
+        x, y = next((x, y) for n, x, y, _ in layout if n == card.card.name)
         assert abs(card.center[0] - x) < 100 and abs(card.center[1] - y) < 130
         assert 0 < card.confidence <= 1
 
@@ -57,13 +65,13 @@ def test_overlapping_row_reads_every_index(make_scene):
     read = names(reading)
     assert set(read) <= set(row) and len(read) == len(set(read))
     assert len(read) >= 4
-    assert all(c.quad is None or c.card == row[-1] for c in reading.cards)  # only the top card is whole
+    assert all(c.quad is None or c.card.name == row[-1] for c in reading.cards)  # only the top card is whole
 
 
 def test_a_whole_deck_spread_in_four_tight_rows(make_scene):
     # a deck spread suit by suit, each card showing only its index strip: 52 cards, each once
     layout = [(rank + suit, 120 + 33 * k, 150 + 176 * r, 0)
-              for r, suit in enumerate("SHDC") for k, rank in enumerate("A23456789TJQK")]
+              for r, suit in enumerate(SUITS) for k, rank in enumerate(RANKS)]
     reading = read_cards(make_scene(layout, width=110, size=(900, 1600)))
     read = names(reading)
     assert len(read) == len(set(read)) and set(read) <= {n for n, *_ in layout}
@@ -91,7 +99,7 @@ def _seen(card: str, x: float, y: float, down: tuple[float, float], suits: list[
     from vision.reader import _Scored
 
     ranks = np.full(14, 0.002)
-    ranks["A23456789TJQK".index(card[0])] = 0.97
+    ranks[RANKS.index(card[0])] = 0.97
     cand = Candidate((x, y), down, 10, (x, y), (x + down[0], y + down[1]), (int(x * 1000 + y),))
     return _Scored(cand, card, 0.8, np.zeros((3, 40, 24), np.float32), ranks, np.array(suits))
 
@@ -130,7 +138,8 @@ def test_the_second_opinion_does_not_make_a_misreading_a_card(make_scene):
     from vision.cnn import IndexNet
     from vision.index import find_indices
     from vision.patch import Pyramid, cut_patches
-    from vision.reader import LOOK_CLOSER, THRESHOLD, _score
+    from vision.reader import _score
+    from vision.tuning import LOOK_CLOSER, THRESHOLD
 
     img = make_scene([("7H", 640, 360, 0)], width=140)
     net = IndexNet.load()
@@ -155,12 +164,25 @@ def test_the_second_opinion_does_not_make_a_misreading_a_card(make_scene):
 
 
 def test_two_views_that_contradict_each_other_leave_the_card_in_doubt():
-    from vision.reader import THRESHOLD, _two_views_of_one_card
+    from vision.reader import _two_views_of_one_card
+    from vision.tuning import THRESHOLD
 
     card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
     top = _seen("2C", 14, 22, (0, 1), [0.9, 0, 0, 0.06, 0.04])  # as sure it is a club...
     bottom = _seen("2S", 86, 118, (0, -1), [0.06, 0, 0, 0.89, 0.05])  # ...as a spade
     assert all(s.conf < THRESHOLD for s in _two_views_of_one_card([top, bottom], [card]))
+
+
+def test_two_views_read_again_are_new_readings_and_those_given_stay_as_read():
+    from vision.reader import _two_views_of_one_card
+
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    top = _seen("2C", 14, 22, (0, 1), [0.86, 0, 0, 0.12, 0.02])  # the top index read as a club...
+    bottom = _seen("2S", 86, 118, (0, -1), [0.05, 0, 0, 0.93, 0.02])  # ...the bottom one as a spade
+    given = [(s.card, s.conf, s.joint) for s in (top, bottom)]
+    both = _two_views_of_one_card([top, bottom], [card])
+    assert [s.card for s in both] == ["2S", "2S"] and all(s.joint for s in both)
+    assert [(s.card, s.conf, s.joint) for s in (top, bottom)] == given
 
 
 @pytest.mark.parametrize("angle", [0, 30, 180, -60])
@@ -177,7 +199,7 @@ def test_a_small_index_that_is_one_blob_is_read(make_touching, card, monkeypatch
     img = make_touching(card)
     assert names(read_cards(img)) == [card]
     # a pale rank on its pip: gone at the strict level, one blob with the pip at the loose one
-    monkeypatch.setattr(index, "_whole_indices", lambda *args: [])
+    monkeypatch.setattr(looks, "whole_indices", lambda *args, **kw: [])
     assert read_cards(img).cards == []
 
 
@@ -190,8 +212,8 @@ def test_a_blurred_index_that_is_one_blob_only_at_the_faintest_level_is_read(mak
     img = cv2.GaussianBlur(make_touching(card, ink=ink, width=width), (0, 0), 1.2)
     assert names(read_cards(img)) == [card]
     # blurred paler still, the rank is one blob with its pip only at the faintest level (half size)
-    whole = index._whole_indices
-    monkeypatch.setattr(index, "_whole_indices", lambda look, explained, read_at, blobs=None, f=1.0:
+    whole = looks.whole_indices
+    monkeypatch.setattr(looks, "whole_indices", lambda look, explained, read_at, *, blobs=None, f=1.0:
                         whole(look, explained, read_at) if f == 1.0 else [])
     assert read_cards(img).cards == []
 
@@ -234,7 +256,7 @@ def test_readings_in_several_threads_at_once_are_the_readings_one_at_a_time(make
                           for k, n in enumerate(first)], width=150),
               make_scene([(n, 200 + 290 * (k % 4), 200 + 320 * (k // 4), -30 * k)
                           for k, n in enumerate(second)], width=140)]
-    alone = [[(c.card, round(c.confidence, 4)) for c in read_cards(p).cards] for p in photos]
+    alone = [[(c.card.name, round(c.confidence, 4)) for c in read_cards(p).cards] for p in photos]
     assert all(alone)
     seen, failed = [], []
 
@@ -242,7 +264,7 @@ def test_readings_in_several_threads_at_once_are_the_readings_one_at_a_time(make
         for _ in range(3):
             for k, photo in enumerate(photos):
                 try:
-                    seen.append((k, [(c.card, round(c.confidence, 4)) for c in read_cards(photo).cards]))
+                    seen.append((k, [(c.card.name, round(c.confidence, 4)) for c in read_cards(photo).cards]))
                 except Exception as exc:  # a failure is what this test looks for
                     failed.append(repr(exc))
 
@@ -262,7 +284,8 @@ def test_a_glyph_smaller_than_any_card_prints_is_not_read(make_scene):
 
     from vision.index import find_indices
     from vision.patch import Pyramid
-    from vision.reader import MIN_GLYPH, _score
+    from vision.reader import _score
+    from vision.tuning import MIN_GLYPH
 
     img = make_scene([("7H", 640, 360, 0)], width=140)
     read = [s for s in _score(Pyramid(img), find_indices(img)) if s.card == "7H"]
@@ -289,8 +312,8 @@ def test_a_small_card_read_by_both_corners_is_not_searched_again(make_scene, mon
     monkeypatch.setattr(reader, "look_unread", spy)
     reading = read_cards(img)
     both = [c for c in reading.cards if len(c.indices) == 2]
-    assert len(both) >= 3 and all(i.size <= index.SECOND_LOOK_MAX for c in both for i in c.indices)
-    skipped = [c.card for c in both if any(inside(q, c.center) for q in explained[-1])]
+    assert len(both) >= 3 and all(i.size <= tuning.SECOND_LOOK_MAX for c in both for i in c.indices)
+    skipped = [c.card.name for c in both if any(inside(q, c.center) for q in explained[-1])]
     assert len(skipped) >= 3, skipped  # (a card whose second index only the second look reads is not)
 
 
@@ -301,9 +324,9 @@ def test_an_index_far_too_small_for_the_card_round_it_is_not_a_card(name, make_p
     # the blank card it is printed on
     img = make_printed_small(name)
     assert read_cards(img).cards == []
-    monkeypatch.setattr(reader, "PRINT_SHARE", 0.0)  # without the rule the index is read, in that outline
+    monkeypatch.setattr(tuning, "PRINT_SHARE", 0.0)  # without the rule the index is read, in that outline
     read = read_cards(img).cards
-    assert [c.card for c in read] == [name] and read[0].quad is not None
+    assert [c.card.name for c in read] == [name] and read[0].quad is not None
     assert read[0].indices[0].size < 0.04 * 360
 
 

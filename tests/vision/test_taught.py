@@ -1,4 +1,4 @@
-"""Teach your deck (optional): ``vision.taught`` and ``crib vision teach``, on drawn photos."""
+"""Teach your deck (optional): ``vision.teach``, ``vision.taught``, ``crib vision teach``, on drawn photos."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 from companion.cli import main
 from vision.errors import ImageError
 from vision.reader import read_cards, read_with_patches
-from vision.taught import MATCH, TaughtDeck, teach
+from vision.taught import MATCH, TaughtDeck
+from vision.teach import teach
 
 HEARTS = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]
 
@@ -41,10 +42,10 @@ def test_a_card_named_but_read_only_in_doubt_is_taught(hearts_lesson, make_scene
     # with the reader's threshold out of reach, every card of the photo is read only in doubt: none
     # is reported, yet each card the photo is said to hold is taught (a typeface the network reads
     # hesitantly is what teaching is for); unnamed, nothing so hesitant is
-    from vision import reader
+    from vision import reader, tuning
 
     photo = _suit_photo(make_scene, HEARTS)
-    monkeypatch.setattr(reader, "THRESHOLD", 0.9999)
+    monkeypatch.setattr(tuning, "THRESHOLD", 0.9999)
     assert reader.read_cards(photo).cards == []
     named = teach([("hearts.png", photo)], cards=HEARTS)
     assert named.deck.known() == hearts_lesson.deck.known()
@@ -69,8 +70,8 @@ def test_a_taught_glyph_sharpens_a_hesitant_rank_only(hearts_lesson, make_scene)
 
 def test_reading_with_a_taught_deck_reads_the_same_table(hearts_lesson, make_scene):
     img = make_scene([("5H", 300, 300, 10), ("QH", 800, 360, -30), ("9C", 1050, 500, 60)], width=170)
-    plain = {c.card for c in read_cards(img).cards}
-    taught = {c.card for c in read_cards(img, deck=hearts_lesson.deck).cards}
+    plain = {c.card.name for c in read_cards(img).cards}
+    taught = {c.card.name for c in read_cards(img, deck=hearts_lesson.deck).cards}
     assert taught == plain and {"5H", "QH"} <= taught
 
 

@@ -12,11 +12,12 @@ import pkgutil
 import pytest
 
 import vision
+import vision.index
 
 MODULES = sorted(
-    info.name
-    for info in pkgutil.iter_modules(vision.__path__, prefix="vision.")
-    if info.name != "vision.synth"
+    [info.name for info in pkgutil.iter_modules(vision.__path__, prefix="vision.")
+     if info.name != "vision.synth"]
+    + [info.name for info in pkgutil.iter_modules(vision.index.__path__, prefix="vision.index.")]
 )
 
 

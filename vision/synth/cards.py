@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-ALL_CARDS: list[str] = [r + s for s in SUITS for r in RANKS]
+from cribbage.cards import RANKS, SUITS
+from vision.cnn import MODEL_SUITS
+
+# the order the renderer draws cards from (suit by suit, in the network's class order), so that a
+# seed renders the same scene and the same training set
+ALL_CARDS: list[str] = [r + s for s in MODEL_SUITS for r in RANKS]
 
 
 def is_red(card: str) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from cribbage.cards import RANKS, SUITS
 from vision.synth.decks import Deck, procedural_deck
 from vision.synth.tables import table
 
@@ -123,9 +124,9 @@ def suit_photos(deck: Deck, seed: int = 5) -> list[tuple[str, np.ndarray]]:
     """
     rng = np.random.default_rng(seed)
     photos = []
-    for suit in "SHDC":
+    for suit in SUITS:
         img = table_image(rng, 900, 1600)
-        for k, rank in enumerate("A23456789TJQK"):
+        for k, rank in enumerate(RANKS):
             place(img, deck.render(rank + suit, 300), (130 + (k % 7) * 210, 220 + (k // 7) * 420), 150,
                   float(rng.uniform(-8, 8)), rng, tilt=0.03)
         photos.append((suit, finish(img, rng, glare=False)))

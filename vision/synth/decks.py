@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.synth import svg
-from vision.synth.cards import ALL_CARDS, check_card
+from vision.synth.cards import ALL_CARDS, check_card, rank_number
 from vision.synth.index_box import Box, measure_indices
 from vision.synth.procedural import MASTER_W, N_STYLES, draw_face, font_files
 
@@ -382,7 +382,7 @@ class ArtworkDeck(Deck):
 
     def _rasterise(self, card: str | None) -> BGRA:
         if self.info.source == "npm":
-            name = "back" if card is None else f"{'A23456789TJQK'.index(card[0]) + 1}{card[1].lower()}"
+            name = "back" if card is None else f"{rank_number(card[0])}{card[1].lower()}"
             return svg.render_file(self.file / "cards" / f"{name}.svg", MASTER_W)
         if self._zoom is None:
             probe = svg.render_element(self.file, self._element("AS"), 1.0)

@@ -95,7 +95,7 @@ def read_with_reader(image: BGR) -> tuple[list[Seen], list[Seen]]:
     from vision.reader import read_cards
 
     reading = read_cards(image)
-    cards = [Seen(c.card, c.confidence, c.center, max((i.size for i in c.indices), default=10.0))
+    cards = [Seen(c.card.name, c.confidence, c.center, max((i.size for i in c.indices), default=10.0))
              for c in reading.cards]
     doubts = [Seen(None, 0.0, u.center, 10.0) for u in reading.unreadable]
     return cards, doubts

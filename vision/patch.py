@@ -12,7 +12,7 @@ card's edge into glare, a bright window or a neighbouring card), so a colour cas
 a backlit card looks the same to the network as a clean scan. The network is trained on patches
 balanced on the whole window (``WHOLE_WINDOW``), which sometimes takes glare or the next card for
 the paper and leaves the index greyer: it learns those too, and reads the reader's cleaner patches
-better than a network trained on them (measured: see docs/vision.md).
+better than a network trained on them (docs/vision-notes.md).
 
 >>> import numpy as np
 >>> img = np.full((120, 160, 3), 200, np.uint8)

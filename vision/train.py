@@ -47,7 +47,7 @@ LAYOUT_WEIGHTS = {"single": 0.22, "row": 0.22, "fan": 0.18, "hand": 0.16, "crop"
 EMPTY_KEEP = 24
 # training patches are white-balanced on the whole window, not on the index's own paper as the reader
 # does: the level is sometimes set by glare or the next card and the index left greyer, and a network
-# that learns those reads the reader's cleaner patches better than one trained on them (docs/vision.md)
+# that learns those reads the reader's cleaner patches better than one trained on them (docs/vision-notes.md)
 TRAIN_NORM = WHOLE_WINDOW
 MODEL = Path(__file__).parent / "models" / "index_cnn.onnx"
 

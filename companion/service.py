@@ -314,7 +314,8 @@ class Companion:
             from vision.errors import ImageError
             from vision.hand import starter_apart
             from vision.image import open_photo
-            from vision.reader import MAX_SIDE, read_cards
+            from vision.reader import read_cards
+            from vision.tuning import MAX_SIDE
         except Exception as exc:  # missing module, OpenCV trouble, a model file missing
             raise VisionUnavailable(f"{type(exc).__name__}: {exc}") from exc
 

@@ -137,6 +137,12 @@ def test_with_no_starter_the_count_for_each_possible_starter(page: Any, tmp_path
     assert sorted(jacks.evaluate_all("(es) => es.map((e) => e.dataset.card)")) == ["JC", "JD", "JH"]
     assert result.locator("tr[data-points] [data-card]").count() == 48  # every card not in the hand
     expect(page.locator("#toast.bad")).to_have_count(0)
+    small = page.evaluate(LAYOUT)["small"]
+    assert [s for s in small if "data-card" in s or "button.card" in s] == [], small  # 40 px starters
+    result.locator('tr[data-points] button[data-card="5S"]').click()  # tap a starter: the full count
+    expect(page.locator("#photo-starter")).to_have_value("5S")
+    expect(result).to_contain_text("29: ")
+    expect(result.locator("tr[data-points]")).to_have_count(0)
 
 
 def test_five_cards_and_no_starter_count_each_as_the_starter(page: Any, tmp_path: Path) -> None:

@@ -215,12 +215,22 @@ function eachStarterShown(r, hand, crib) {
     ? `No starter chosen: ${what} with each of the five as the starter`
     : `No starter chosen: ${what} ${hand.map(cardLabel).join(" ")} with each possible starter`;
   return el("div", {},
-    el("p", {}, head, el("span", { class: "hint" }, " (choose the starter for the full count)")),
+    el("p", {}, head, el("span", { class: "hint" }, " (tap a starter for the full count)")),
     el("table", { class: "starters" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Points"), el("th", { scope: "col" }, "Starter"))),
       el("tbody", {}, ...(r.groups || []).map((g) => el("tr", { "data-points": g.total },
         el("th", { scope: "row" }, String(g.total)),
-        el("td", {}, ...g.starters.map((c) => cardEl(c))))))));
+        el("td", {}, ...g.starters.map((c) => starterButton(c))))))));
+}
+function starterButton(card) {
+  // a starter in the table counts the hand with it in full
+  const b = cardEl(card);
+  return el("button", { type: "button", class: b.className, "data-card": card,
+    "aria-label": `count with ${cardLabel(card)} as the starter`, onclick: () => {
+      app.photo.starter = card;
+      $("#photo-starter").value = card;
+      photoCount();
+    } }, cardLabel(card));
 }
 function bringIntoView(box) {
   // on screen below the sticky header: the top of the count first, then as much of it as fits

@@ -201,6 +201,15 @@ def test_a_show_counted_with_a_misread_card_follows_its_correction(page: Any) ->
         "counts 10♥ for 10♣, as corrected in the play")
 
 
+def test_the_new_form_names_players_by_their_place_not_a_seat_letter(page: Any) -> None:
+    page.click("#tabs >> text=New")
+    page.select_option('#new-form select[name="variant"]', "four-player")
+    labels = page.locator("#players label").all_text_contents()
+    assert [t.strip() for t in labels] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    page.locator('#players input[name="player"]').nth(2).fill("")
+    expect(page.locator("#partners")).to_have_text("Partners: Alice & Player 3 v Bob & Dave")
+
+
 # --- 4. the board ------------------------------------------------------------------------------
 
 

@@ -672,9 +672,10 @@ function renderPlayerFields() {
   const names = ["Alice", "Bob", "Carol", "Dave"];
   const kids = [];
   v.seats.forEach((seat, i) => {
-    kids.push(el("label", {}, `Seat ${seat}`, el("input", { name: "player", value: names[i] || `Player ${seat}`, maxlength: 24, required: true })));
+    // players by their place at the table (the camera's seats go round from the bottom edge)
+    kids.push(el("label", {}, `Player ${i + 1}`, el("input", { name: "player", value: names[i] || `Player ${i + 1}`, maxlength: 24, required: true })));
     const side = v.sides.findIndex((d) => d.seats[0] === seat);
-    if (side >= 0) kids.push(el("input", { type: "color", name: "colour", value: app.colours[side] || "#ffffff", "aria-label": `colour ${seat}` }));
+    if (side >= 0) kids.push(el("input", { type: "color", name: "colour", value: app.colours[side] || "#ffffff", "aria-label": `player ${i + 1}'s colour` }));
     kids.push(el("br"));
   });
   $("#players").replaceChildren(...kids);
@@ -689,7 +690,7 @@ function renderPartners() {
   out.hidden = !(v && v.partners);
   if (out.hidden) { out.textContent = ""; return; }
   const name = {};
-  $$('input[name="player"]', f).forEach((i, k) => { name[v.seats[k]] = i.value.trim() || `Seat ${v.seats[k]}`; });
+  $$('input[name="player"]', f).forEach((i, k) => { name[v.seats[k]] = i.value.trim() || `Player ${k + 1}`; });
   out.textContent = "Partners: " + v.sides.map((d) => d.seats.map((seat) => name[seat]).join(" & ")).join(" v ");
 }
 $("#new-form").variant.addEventListener("change", renderPlayerFields);

@@ -37,9 +37,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cribbage.spoken import GO, join_phrases, number_words, points_words
+
+if TYPE_CHECKING:
+    from companion.service import Companion
 
 log = logging.getLogger("companion.voice")
 
@@ -389,7 +392,7 @@ class Announcer:
             self.voice.say(line)
 
 
-def attach_voice(companion: Any, spec: str) -> QueuedVoice | Silent:
+def attach_voice(companion: Companion, spec: str) -> QueuedVoice | Silent:
     """Speak ``companion``'s games on the voice ``spec`` names (``crib serve --voice``)."""
     try:
         voice = open_voice(spec)

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cribbage.cards import Card
 from cribbage.items import Item
 from cribbage.spoken import join_phrases, number_words, run_length_words
+
+if TYPE_CHECKING:
+    from cribbage.coach.discard import DiscardOption
 
 __all__ = ["explain", "kept_items", "summary", "why"]
 
@@ -95,10 +98,9 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(c.symbol for c in cards)
 
 
-def why(option: Any, role: str | None) -> str:
+def why(option: DiscardOption, role: str | None) -> str:
     """One choice in words: the kept cards' points before the starter and their likely show, and
-    (with a seat) what the crib gets, whose it is and its likely worth. ``option`` is a
-    :class:`cribbage.coach.DiscardOption`."""
+    (with a seat) what the crib gets, whose it is and its likely worth."""
     items = kept_items(option.keep)
     points = sum(i.points for i in items)
     before = f"{points} before the starter ({summary(items)})" if items else "nothing before the starter"
@@ -111,7 +113,7 @@ def why(option: Any, role: str | None) -> str:
     return f"{text} The crib gets {_cards(option.discard)} ({own}{whose}): likely worth {option.crib:.1f}."
 
 
-def explain(option: Any, role: str | None) -> dict[str, Any]:
+def explain(option: DiscardOption, role: str | None) -> dict[str, Any]:
     """``option.as_dict()`` with ``kept_points`` and ``kept_items`` (the kept cards' points
     before the starter) and ``why`` (:func:`why`): an option as the page's coach shows it."""
     items = kept_items(option.keep)

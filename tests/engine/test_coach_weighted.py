@@ -101,3 +101,17 @@ def test_no_weighted_crib_without_a_seat_or_outside_the_six_card_game() -> None:
 def test_a_table_without_throws_gives_no_weighted_crib() -> None:
     options = advise_discards(parse_cards("5H 5S JD QC 2H 9S"), "dealer", throws={}).options
     assert all(o.crib_weighted is None for o in options)
+
+
+def test_the_rebuild_command_writes_the_table(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cribbage.coach.throws import main
+
+    out = tmp_path / "throws.json"
+    assert main(["--deals", "3", "--seed", "2", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["meta"]["deals"] == 3
+    assert data["dealer"] == build_counts(3, random.Random(2))["dealer"]
+    assert "3/3" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--deals", "0", "--out", str(out)])
+    assert stop.value.code == 2

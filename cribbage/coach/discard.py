@@ -25,6 +25,11 @@ parts are exact distributions over a few hundred rank classes instead of every c
   different: at most one outcome, its cards fixed). Inclusion-exclusion splits each class
   into outcomes worth +0, +1 (nobs), +5 (flush) and +6 (both).
 
+``crib_weighted`` (six-card game, a seat given) is the crib's average with each outcome
+weighted by how often a reasonable opponent throws its two other cards' rank pair (the table
+of :mod:`cribbage.coach.throws` for the opponent's seat). A class holds one rank pair, so the
+same class sums (nobs and the flush included) give it exactly: ``sum(w * worth) / sum(w * count)``.
+
 Each option's weighted values go into one histogram (``np.bincount``), from which the mean,
 the population standard deviation, the minimum and the maximum are read: the same figures
 as scoring all 45,540 (starter, opponent pair) outcomes one by one with
@@ -42,11 +47,11 @@ to any show, and plays no part.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +85,8 @@ class DiscardOption:
     crib_sd: float
     total: float
     pegging: float | None
+    crib_weighted: float | None = None
+    """The crib's average with the opponent's throw weighted by rank pair (see the module)."""
 
     def as_dict(self) -> dict[str, Any]:
         """As ``crib discard --json`` prints it (figures rounded to 4 places)."""
@@ -96,6 +103,7 @@ class DiscardOption:
             "crib_min": self.crib_min,
             "crib_max": self.crib_max,
             "crib_sd": round(self.crib_sd, 4),
+            "crib_weighted": None if self.crib_weighted is None else round(self.crib_weighted, 4),
         }
 
 
@@ -116,6 +124,15 @@ class DiscardAdvice:
             "variant": self.variant,
             "options": [o.as_dict() for o in self.options[:top]],
         }
+
+
+class _CribParts(NamedTuple):
+    points: npt.NDArray[np.int64]
+    count: npt.NDArray[np.int64]
+    nobs: npt.NDArray[np.int64]
+    flush: npt.NDArray[np.int64]
+    both: npt.NDArray[np.int64]
+    q: npt.NDArray[np.int64]
 
 
 @cache
@@ -150,6 +167,13 @@ def discard_histograms(
     """
     require_distinct(dealt)
     v = _variant(len(dealt), variant)
+    hand, parts = _figures(tuple(dealt), v)
+    return hand, _crib_histogram(parts, hand.shape[0])
+
+
+def _figures(dealt: tuple[Card, ...], v: Variant) -> tuple[npt.NDArray[np.float64], _CribParts]:
+    """The hand's histogram and the crib's parts for every choice."""
+    require_distinct(dealt)
     idx = np.array([c.index for c in dealt], dtype=np.int64)
     ranks, suits = idx // 4, idx % 4
     unseen = np.ones(52, dtype=np.int64)
@@ -158,7 +182,7 @@ def discard_histograms(
     k = u.sum(axis=1)
     keep_at, away_at = _choices(len(dealt), v.discard)
     options = keep_at.shape[0]
-    return _hand_histogram(ranks[keep_at], suits[keep_at], u), _crib_histogram(
+    return _hand_histogram(ranks[keep_at], suits[keep_at], u), _crib_parts(
         ranks[away_at], suits[away_at], u, k, options
     )
 
@@ -181,13 +205,14 @@ def _hand_histogram(
     return np.bincount(bins.ravel(), weights.ravel(), minlength=options * _BINS).reshape(options, _BINS)
 
 
-def _crib_histogram(
+def _crib_parts(
     dr: npt.NDArray[np.int64],
     ds: npt.NDArray[np.int64],
     u: npt.NDArray[np.int64],
     k: npt.NDArray[np.int64],
     options: int,
-) -> npt.NDArray[np.float64]:
+) -> _CribParts:
+    """Per option and class: rank points, outcomes, and the outcomes with nobs, the flush, both."""
     d = dr.shape[1]
     cls = crib_classes(4 - d)
     keys, table = crib_rank_table(d)
@@ -212,8 +237,13 @@ def _crib_histogram(
     suit = ds[:, 0]
     flush = suited[:, None] * flush_by_suit[suit]
     both = flush * (jd[np.arange(options), suit][:, None] | (cls.jacks > 0)[None, :])
-    # One histogram row per option: each class's outcomes at +0, moved to +1 / +5 / +6 where
-    # nobs / the flush / both score (table points are capped so that +6 stays in the row).
+    return _CribParts(points, count, nobs, flush, both, q)
+
+
+def _crib_histogram(parts: _CribParts, options: int) -> npt.NDArray[np.float64]:
+    """One histogram row per option: each class's outcomes at +0, moved to +1 / +5 / +6 where
+    nobs / the flush / both score (table points are capped so that +6 stays in the row)."""
+    points, count, nobs, flush, both = parts.points, parts.count, parts.nobs, parts.flush, parts.both
     bins = (points + (np.arange(options) * _BINS)[:, None]).ravel()
     size = options * _BINS
     hist = np.bincount(bins, (count[None, :] - nobs - flush + both).ravel(), minlength=size)
@@ -223,6 +253,18 @@ def _crib_histogram(
         hist += np.bincount(bins + 5, (flush - both).ravel(), minlength=size + 5)[:size]
         hist += np.bincount(bins + 6, both.ravel(), minlength=size + 6)[:size]
     return hist.reshape(options, _BINS)
+
+
+def _weighted_crib(parts: _CribParts, pair_weights: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each option's crib average with every outcome weighted by its other two cards' ranks.
+
+    ``pair_weights[a, b]`` weighs each pair of unseen cards of ranks ``a`` and ``b``; a class
+    holds one rank pair, so its outcomes (with nobs and the flush) take one weight. An outcome
+    is worth its rank points, +1 with nobs and +5 with the flush (+6 with both).
+    """
+    w = pair_weights[parts.q[:, 0], parts.q[:, 1]]  # (C,)
+    worth = parts.points * parts.count[None, :] + parts.nobs + 5 * parts.flush
+    return (worth.astype(np.float64) @ w) / float(parts.count.astype(np.float64) @ w)
 
 
 def _stats(hist: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], ...]:
@@ -243,6 +285,7 @@ def advise_discards(
     *,
     variant: str | Variant | None = None,
     pegging: bool = True,
+    throws: Mapping[str, float] | None = None,
 ) -> DiscardAdvice:
     """Every choice of discard for the cards ``dealt``, best ``total`` first.
 
@@ -253,6 +296,10 @@ def advise_discards(
     their cribs are alike here, three cards besides ours unknown). Ties keep the order of
     ``itertools.combinations`` over the dealt cards, the higher ``hand`` first.
 
+    ``crib_weighted`` (six-card game with a seat, else ``None``) weighs the opponent's two
+    crib cards by ``throws``, counts by rank pair (:mod:`cribbage.coach.throws`); by default
+    the shipped table for the opponent's seat.
+
     >>> from cribbage.cards import parse_cards
     >>> advice = advise_discards(parse_cards("5H 5S JD QC 2H"), "pone", variant="three-player")
     >>> [c.name for c in advice.options[0].discard], len(advice.options)
@@ -262,9 +309,21 @@ def advise_discards(
         raise CardError(f"the role is dealer or pone, not {role!r}")
     dealt = tuple(dealt)
     v = _variant(len(dealt), variant)
-    hand_hist, crib_hist = discard_histograms(dealt, v)
+    hand_hist, parts = _figures(dealt, v)
     hand, hand_sd, hand_min, hand_max = _stats(hand_hist)
-    crib, crib_sd, crib_min, crib_max = _stats(crib_hist)
+    crib, crib_sd, crib_min, crib_max = _stats(_crib_histogram(parts, hand_hist.shape[0]))
+    weighted: list[float | None] = [None] * hand_hist.shape[0]
+    if role is not None and v.name == "six-card":
+        if throws is None:
+            from cribbage.coach.throws import throw_weights
+
+            pair_weights = throw_weights("pone" if role == "dealer" else "dealer")
+        else:
+            from cribbage.coach.throws import card_pair_weights
+
+            pair_weights = card_pair_weights(throws)
+        if pair_weights is not None and pair_weights.any():
+            weighted = _weighted_crib(parts, pair_weights).tolist()
     sign = {"dealer": 1.0, "pone": -1.0, None: 0.0}[role]
     total = hand + sign * crib
     keep_at, away_at = _choices(len(dealt), v.discard)
@@ -285,6 +344,7 @@ def advise_discards(
             DiscardOption(
                 keep, tuple(dealt[j] for j in aways[i]), h, h_min, h_max, h_sd, c, c_min, c_max, c_sd, t,
                 None if figure is None or role is None else figure(keep, role, v.name),
+                weighted[i],
             )
         )
     return DiscardAdvice(dealt, role, v.name, tuple(options))

@@ -189,7 +189,7 @@ def test_as_dict_is_the_cli_contract() -> None:
     assert data["dealt"] == ["5H", "5S", "JD", "QC", "2H", "9S"] and data["role"] == "dealer"
     option = data["options"][0]
     assert list(option) == ["keep", "discard", "hand", "crib", "total", "pegging", "hand_min", "hand_max",
-                            "hand_sd", "crib_min", "crib_max", "crib_sd"]
+                            "hand_sd", "crib_min", "crib_max", "crib_sd", "crib_weighted"]
     assert option["total"] == pytest.approx(option["hand"] + option["crib"], abs=1e-9)
     assert isinstance(option["pegging"], float)
     assert len(data["options"]) == 2

@@ -15,7 +15,7 @@ from cribbage.coach import advise_discards
 
 DEAL = ["7H", "8S", "5D", "5C", "KS", "AH"]
 KEYS = ["keep", "discard", "hand", "crib", "total", "pegging", "hand_min", "hand_max", "hand_sd",
-        "crib_min", "crib_max", "crib_sd"]
+        "crib_min", "crib_max", "crib_sd", "crib_weighted"]
 
 
 @pytest.mark.parametrize("role", ["dealer", "pone"])

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -17,11 +17,10 @@ import numpy.typing as npt
 from cribbage.batch import score_batch
 from cribbage.cards import PACK, Card, require_distinct
 from cribbage.errors import CardError
+from cribbage.progress import Progress
 
 __all__ = ["all_four_card_hands", "discard_values", "hands_with_starters", "score_distribution"]
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` while a long job runs."""
 
 
 def all_four_card_hands() -> npt.NDArray[np.uint8]:

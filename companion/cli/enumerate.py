@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from companion.cli.base import print_json
+from cribbage.progress import progress_bar
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,27 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def progress_bar(label: str):
-    """A progress callback drawing a bar on stderr when it is a terminal (silent otherwise)."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
-
-
 def run(args: argparse.Namespace) -> int:
     from cribbage.analysis import score_distribution
 
     start = time.perf_counter()
-    result = score_distribution(progress=progress_bar("scoring"))
+    result = score_distribution(progress=progress_bar("scoring", tty_only=True))
     result["seconds"] = round(time.perf_counter() - start, 3)
     if args.json:
         print_json(

@@ -37,6 +37,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 
 from cribbage.cards import RANKS, Card
+from cribbage.progress import Progress, progress_bar
 
 __all__ = ["TABLE_PATH", "build_table", "greedy_lay", "lay_points", "pegging_figure", "simulate_play"]
 
@@ -153,7 +154,7 @@ def _key(ranks: Sequence[int]) -> str:
 
 
 def build_table(
-    variant: str, plays: int, rng: random.Random, progress: Callable[[int, int], None] | None = None
+    variant: str, plays: int, rng: random.Random, progress: Progress | None = None
 ) -> dict[str, list[float]]:
     """``{rank key: [points as dealer, points as pone]}`` for every kept hand of ``variant``."""
     kept, single = _VARIANTS[variant]
@@ -198,18 +199,6 @@ def _rows(variant: str) -> dict[tuple[int, ...], list[float]]:
     return {tuple(RANKS.index(ch) + 1 for ch in key): row for key, row in _table().get(variant, {}).items()}
 
 
-def _bar(label: str) -> Callable[[int, int], None]:
-    def show(done: int, total: int) -> None:
-        if done == total or done % 5 == 0:
-            filled = 30 * done // total
-            sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
-    return show
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Rebuild ``pegging.json`` (or write ``--out``)."""
     parser = argparse.ArgumentParser(
@@ -232,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
     }
     for variant in _VARIANTS:
-        data[variant] = build_table(variant, args.plays, rng, _bar(variant))
+        data[variant] = build_table(variant, args.plays, rng, progress_bar(variant))
     args.out.write_text(json.dumps(data, separators=(",", ":"), sort_keys=False) + "\n")
     print(f"wrote {args.out}")
     return 0

@@ -24,7 +24,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from pathlib import Path
@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cribbage.cards import PACK, RANKS
+from cribbage.progress import Progress, progress_bar
 
 __all__ = ["TABLE_PATH", "build_counts", "card_pair_weights", "pair_key", "throw_weights"]
 
@@ -66,7 +67,7 @@ def card_pair_weights(counts: Mapping[str, float]) -> npt.NDArray[np.float64]:
 
 
 def build_counts(
-    deals: int, rng: random.Random, progress: Callable[[int, int], None] | None = None
+    deals: int, rng: random.Random, progress: Progress | None = None
 ) -> dict[str, dict[str, int]]:
     """``{seat: {rank pair: throws}}`` over ``deals`` random six-card deals, every pair listed."""
     from cribbage.coach.discard import advise_discards
@@ -99,18 +100,6 @@ def throw_weights(seat: str) -> npt.NDArray[np.float64] | None:
     return card_pair_weights(table[seat]) if table else None
 
 
-def _bar(label: str) -> Callable[[int, int], None]:
-    def show(done: int, total: int) -> None:
-        if done == total or done % max(total // 100, 1) == 0:
-            filled = 30 * done // total
-            sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
-    return show
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Rebuild ``throws.json`` (or write ``--out``)."""
     parser = argparse.ArgumentParser(
@@ -122,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals is at least 1")
-    counts = build_counts(args.deals, random.Random(args.seed), _bar("deals"))
+    counts = build_counts(args.deals, random.Random(args.seed), progress_bar("deals"))
     data: dict[str, object] = {
         "meta": {
             "deals": args.deals,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from browserkit import start_server, stop_server
 from test_web_browser import expect, new_game, send_events
-from test_web_browser_words import TO_THE_SHOW, open_page
+from test_web_browser_words import LAYOUT, TO_THE_SHOW, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -268,59 +268,7 @@ def test_every_picker_key_is_a_finger_wide_and_shows_its_whole_card(browser: Any
 
 
 # --- 6. layout on every tab: no text over another element, tap targets 40 px each way ----------
-
-LAYOUT = """() => {
-  const visible = (e) => {
-    const r = e.getBoundingClientRect(), st = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && st.visibility !== "hidden" && st.display !== "none"
-      && !e.closest("[hidden], svg, #toast, dialog:not([open])");
-  };
-  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
-    + (e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\\s+/).join(".") : "")
-    + ` "${e.textContent.trim().slice(0, 30)}"`;
-  // each line box of each piece of text (a text wrapped over two lines is two boxes, not the
-  // rectangle around both)
-  const textBoxes = [];
-  for (const e of Array.from(document.querySelectorAll("body *")).filter(visible)) {
-    for (const n of e.childNodes) {
-      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
-      const range = document.createRange();
-      range.selectNodeContents(n);
-      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) textBoxes.push({ e, r });
-    }
-  }
-  // every element that can be seen: text must not lie over any of them (a control, a card, a box)
-  const controls = Array.from(document.querySelectorAll(
-    "button, a[href], select, input:not([type=hidden]), summary, [onclick], .card, .tag, img"))
-    .filter(visible).map((e) => ({ e, r: e.getBoundingClientRect() }));
-  const overlaps = [];
-  const hit = (a, b) => Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 1
-    && Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 1;
-  for (let i = 0; i < textBoxes.length; i++) {
-    const a = textBoxes[i];
-    for (let j = i + 1; j < textBoxes.length; j++) {
-      const b = textBoxes[j];
-      if (a.e === b.e) continue;
-      if (hit(a, b)) overlaps.push(`${name(a.e)} over ${name(b.e)}`);
-    }
-    for (const c of controls) {
-      if (c.e.contains(a.e)) continue;  // its own label
-      if (hit(a, c)) overlaps.push(`${name(a.e)} over ${name(c.e)}`);
-    }
-  }
-  const small = [];
-  const targets = "button, a[href], select, input:not([type=hidden]), summary, [onclick]";
-  for (const e of document.querySelectorAll(targets)) {
-    if (!visible(e)) continue;
-    // a text link inside a sentence is sized by its text ("No game yet. Start one.")
-    if (e.matches("p a, .panel > a, .hint a")) continue;
-    const r = e.getBoundingClientRect();
-    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
-    if (r.height < 40 || r.width < 40) small.push(`${name(e)} ${size}`);
-  }
-  const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
-  return { overlaps, small, wide };
-}"""
+# (the check is test_web_browser_words.LAYOUT)
 
 
 @pytest.mark.parametrize("width", [320, 390, 768])

@@ -340,33 +340,48 @@ LAYOUT = """() => {
     return r.width > 0 && r.height > 0 && st.visibility !== "hidden" && st.display !== "none"
       && !e.closest("[hidden], svg, #toast, dialog:not([open])");
   };
-  const texts = Array.from(document.querySelectorAll("body *")).filter((e) => visible(e)
-    && Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim()));
-  const boxes = texts.map((e) => {
-    // the text itself, not its padding: a range around the element's own text
-    const range = document.createRange();
-    range.selectNodeContents(e);
-    const r = range.getBoundingClientRect();
-    return { e, r };
-  });
   const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
     + (e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\\s+/).join(".") : "")
     + ` "${e.textContent.trim().slice(0, 30)}"`;
+  // each line box of each piece of text (a text wrapped over two lines is two boxes, not the
+  // rectangle around both)
+  const textBoxes = [];
+  for (const e of Array.from(document.querySelectorAll("body *")).filter(visible)) {
+    for (const n of e.childNodes) {
+      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) textBoxes.push({ e, r });
+    }
+  }
+  // every element that can be seen: text must not lie over any of them (a control, a card, a box)
+  const controls = Array.from(document.querySelectorAll(
+    "button, a[href], select, input:not([type=hidden]), summary, [onclick], .card, .tag, img"))
+    .filter(visible).map((e) => ({ e, r: e.getBoundingClientRect() }));
   const overlaps = [];
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-    const a = boxes[i], b = boxes[j];
-    if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
-    const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-    const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
-    if (x > 1 && y > 1) overlaps.push(`${name(a.e)} over ${name(b.e)}`);
+  const hit = (a, b) => Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 1
+    && Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 1;
+  for (let i = 0; i < textBoxes.length; i++) {
+    const a = textBoxes[i];
+    for (let j = i + 1; j < textBoxes.length; j++) {
+      const b = textBoxes[j];
+      if (a.e === b.e) continue;
+      if (hit(a, b)) overlaps.push(`${name(a.e)} over ${name(b.e)}`);
+    }
+    for (const c of controls) {
+      if (c.e.contains(a.e)) continue;  // its own label
+      if (hit(a, c)) overlaps.push(`${name(a.e)} over ${name(c.e)}`);
+    }
   }
   const small = [];
-  for (const e of document.querySelectorAll("button, a[href], select, input:not([type=hidden]), [onclick]")) {
+  const targets = "button, a[href], select, input:not([type=hidden]), summary, [onclick]";
+  for (const e of document.querySelectorAll(targets)) {
     if (!visible(e)) continue;
+    // a text link inside a sentence is sized by its text ("No game yet. Start one.")
+    if (e.matches("p a, .panel > a, .hint a")) continue;
     const r = e.getBoundingClientRect();
-    // the 52-card picker is 13 cards across: its cells are 44 px high, as wide as 13 fit
-    const need = e.classList.contains("pick") ? r.height >= 40 : r.height >= 40 && r.width >= 40;
-    if (!need) small.push(`${name(e)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.height < 40 || r.width < 40) small.push(`${name(e)} ${size}`);
   }
   const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
   return { overlaps, small, wide };

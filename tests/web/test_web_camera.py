@@ -575,7 +575,7 @@ def test_the_lost_banner_shows_on_every_tab(page: Any, live: tuple[str, CameraTa
 def test_the_camera_tab_has_no_overlap_and_tap_targets_of_40_px(
     page: Any, live: tuple[str, CameraTable]
 ) -> None:
-    from test_web_browser_table import LAYOUT
+    from test_web_browser_words import LAYOUT
 
     page.locator('#tabs a[data-tab="camera"]').click()
     page.wait_for_function("() => document.querySelector('#cam-img').naturalWidth === 640")

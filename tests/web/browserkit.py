@@ -9,6 +9,9 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+TIMEOUT = 10_000  # ms: generous for a shared two-core machine; speed is in the benchmark
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -61,3 +64,17 @@ def stop_server(proc: subprocess.Popen[str]) -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
     return proc.wait(5)
+
+
+def open_page(browser: Any, server: str, width: int = 390, height: int = 844) -> Any:
+    """A page of ``server`` in a fresh context at a phone's size; script errors are collected
+    in ``page.errors``."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(server)
+    page.wait_for_load_state("load")
+    return page

@@ -62,3 +62,25 @@ def browser() -> Iterator[object]:
         chromium = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``crib serve`` (no LEDs) on a fresh data folder, for a module of browser tests."""
+    from browserkit import start_server, stop_server
+
+    proc, url = start_server(tmp_path_factory.mktemp(request.module.__name__), "--leds", "none")
+    yield url
+    stop_server(proc)
+
+
+@pytest.fixture
+def page(browser: object, server: str) -> Iterator[object]:
+    """The page on a 390x844 phone; the test fails on any script error."""
+    from browserkit import open_page
+
+    page = open_page(browser, server)
+    yield page
+    errors = page.errors
+    page.context.close()
+    assert errors == [], errors

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import chromium_path, start_server, stop_server
+from browserkit import TIMEOUT, chromium_path, start_server, stop_server
 from PIL import Image
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,6 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="browser tests skipped: pip install playwright"
 )
 expect = sync_api.expect
-TIMEOUT = 10_000  # ms: generous for a shared two-core machine; speed is in the benchmark
 
 
 @pytest.fixture(scope="module")

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import start_server, stop_server
 from test_web_browser import expect, new_game, send_events
-from test_web_browser_words import LAYOUT, open_page
+from test_web_browser_words import LAYOUT
 
 from companion.cli import main
 from cribbage.coach.review import review_game
@@ -28,20 +26,6 @@ pytestmark = pytest.mark.browser
 DEALT = ["5H", "5S", "JD", "QC", "2H", "9S"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = start_server(tmp_path_factory.mktemp("coach"), "--leds", "none")
-    yield url
-    stop_server(proc)
-
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def crib_discard(capsys: pytest.CaptureFixture[str], *args: str) -> dict:

@@ -9,14 +9,13 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import start_server, stop_server
+from browserkit import open_page
 from test_web_browser import expect, photo_png
-from test_web_browser_words import LAYOUT, box, open_page
+from test_web_browser_words import LAYOUT, box
 
 pytestmark = pytest.mark.browser
 
@@ -24,21 +23,12 @@ SIX = [("2C", 330, 372, -8), ("3D", 400, 366, -4), ("4H", 470, 360, 0), ("9D", 5
        ("KC", 610, 372, 8), ("5S", 680, 378, 12)]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = start_server(tmp_path_factory.mktemp("photo"), "--leds", "none")
-    yield url
-    stop_server(proc)
-
 
 @pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server)
+def page(page: Any) -> Any:
+    """The page (conftest) on its Photo tab."""
     page.click("#tabs >> text=Photo")
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
+    return page
 
 
 def drawn(tmp_path: Path, cards: list[tuple[str, float, float, float]]) -> Path:

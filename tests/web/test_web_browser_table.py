@@ -10,31 +10,16 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import start_server, stop_server
+from browserkit import open_page
 from test_web_browser import expect, new_game, send_events
-from test_web_browser_words import LAYOUT, TO_THE_SHOW, open_page
+from test_web_browser_words import LAYOUT, TO_THE_SHOW
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = start_server(tmp_path_factory.mktemp("table"), "--leds", "none")
-    yield url
-    stop_server(proc)
-
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def score(page: Any, side: str) -> Any:

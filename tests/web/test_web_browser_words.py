@@ -10,11 +10,10 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import start_server, stop_server
+from browserkit import open_page
 from test_web_browser import TIMEOUT, expect, new_game, send_events
 
 pytestmark = pytest.mark.browser
@@ -29,32 +28,6 @@ TO_THE_SHOW = [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"
 ]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = start_server(tmp_path_factory.mktemp("words"), "--leds", "none")
-    yield url
-    stop_server(proc)
-
-
-def open_page(browser: Any, server: str, width: int = 390, height: int = 844) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    page.goto(server)
-    page.wait_for_load_state("load")
-    return page
-
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def box(locator: Any) -> dict[str, float]:

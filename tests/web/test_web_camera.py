@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM_ARGS, chromium_path
+from browserkit import CHROMIUM_ARGS, TIMEOUT, chromium_path
 from flask import Flask
 from webhelpers import DEAL, Api
 
@@ -385,7 +385,6 @@ def test_first_load_with_a_camera_is_under_100_kb(cam: Api, table: CameraTable) 
 # --- the Camera tab in Chromium -----------------------------------------------------------
 
 CHROMIUM = chromium_path()
-TIMEOUT = 10_000
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from companion.cli.base import ArgParser, UsageError, print_json
+from companion.cli.discard import add_discard_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,15 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--crib", action="store_true", help="count as the crib")
     p.add_argument("--discard", action="store_true",
                    help="the photo holds the cards dealt: rank the discards (with --dealer or --pone)")
-    seat = p.add_mutually_exclusive_group()
-    seat.add_argument("--dealer", dest="role", action="store_const", const="dealer",
-                      help="with --discard: the crib is yours")
-    seat.add_argument("--pone", dest="role", action="store_const", const="pone",
-                      help="with --discard: the crib is your opponent's")
-    p.add_argument("--keep", type=int, default=None,
-                   help="with --discard: cards to keep (as crib discard: --keep 4 from 5 for the "
-                   "three- and four-player games)")
-    p.add_argument("--top", type=int, default=5, help="with --discard: how many choices to show")
+    add_discard_options(p, "with --discard: ")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--deck", metavar="FILE", help="a taught deck (crib vision teach) to read with")
     p.set_defaults(handler=run_check, role=None)

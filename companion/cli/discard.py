@@ -13,6 +13,20 @@ from typing import Any
 from companion.cli.base import UsageError, print_json
 
 
+def add_discard_options(p: argparse.ArgumentParser, when: str = "") -> None:
+    """``--dealer | --pone``, ``--keep`` and ``--top``, as ``crib discard`` and ``crib check
+    --discard`` take them; ``when`` starts each help ("with --discard: ")."""
+    seat = p.add_mutually_exclusive_group()
+    seat.add_argument("--dealer", dest="role", action="store_const", const="dealer",
+                      help=f"{when}the crib is yours: its points add to the total")
+    seat.add_argument("--pone", dest="role", action="store_const", const="pone",
+                      help=f"{when}the crib is your opponent's: its points count against you")
+    p.add_argument("--keep", type=int, default=None,
+                   help=f"{when}cards to keep (default: 4 from 6, 3 from 5 as in the five-card game; "
+                   "--keep 4 from 5 for the three- and four-player games)")
+    p.add_argument("--top", type=int, default=5, help=f"{when}how many choices to show (default 5)")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "discard",
@@ -26,15 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "printf '5H 5S JD QC 2H 9S\\n' | crib discard --stdin --pone --json",
     )
     p.add_argument("cards", nargs="*", metavar="CARD", help="the cards dealt to you")
-    seat = p.add_mutually_exclusive_group()
-    seat.add_argument("--dealer", dest="role", action="store_const", const="dealer",
-                      help="the crib is yours: its points add to the total")
-    seat.add_argument("--pone", dest="role", action="store_const", const="pone",
-                      help="the crib is your opponent's: its points count against you")
-    p.add_argument("--keep", type=int, default=None,
-                   help="cards to keep (default: 4 from 6, 3 from 5 as in the five-card game; "
-                   "--keep 4 from 5 for the three- and four-player games)")
-    p.add_argument("--top", type=int, default=5, help="how many choices to show (default 5)")
+    add_discard_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--stdin", action="store_true",
                    help="read one deal a line and print one result a line (an unreadable line "

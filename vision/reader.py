@@ -400,6 +400,17 @@ def _in_doubt(groups: dict[str, list[_Scored]], by_card: dict[str, list[_Scored]
     return [s for name, group in groups.items() if name not in by_card for s in group if not seen_again(s)]
 
 
+def _likely(doubt: _Scored, groups: dict[str, list[_Scored]]) -> tuple[str, ...]:
+    """The names an index in doubt was read as, surest first: its own reading and those of the
+    other readings of the same index (within ``tuning.NEAR_READ`` glyph sizes)."""
+    near = [s for group in groups.values() for s in group
+            if s is doubt or _gap(s, doubt) < tuning.NEAR_READ * doubt.cand.size]
+    names: dict[str, float] = {}
+    for s in sorted(near, key=lambda s: -s.conf):
+        names.setdefault(s.card, s.conf)
+    return tuple(names)
+
+
 def _whole_photo(group: list[_Scored], shape: tuple[int, ...]) -> np.ndarray | None:
     """The photo's own border as the card's outline, when the photo is one card cropped tight to
     its edges (a scan, a crop): card-shaped, with the card's two indices read, pointing opposite
@@ -690,7 +701,8 @@ def _report(placed: list[_Placed], merged: _Merged, photo: _Photo) -> Reading:
                 for s in p.group]
         center = (float(cx) / scale, float(cy) / scale)
         cards.append(CardRead(Card(p.name), min(merged.combined[p.name], 0.999), center, qj, seen))
-    unreadable = [Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale))
+    unreadable = [Unreadable((s.cand.center[0] / scale, s.cand.center[1] / scale), float(s.cand.size) / scale,
+                             _likely(s, merged.groups))
                   for s in _in_doubt(merged.groups, merged.by_card)]
     cards.sort(key=lambda c: (c.center[1], c.center[0]))
     return Reading(cards, unreadable, width=photo.width, height=photo.height)

@@ -63,9 +63,17 @@ class CardRead:
 
 @dataclass
 class Unreadable:
-    """Something that looks like a corner index but could not be read with confidence."""
+    """Something that looks like a corner index but could not be read with confidence: its centre,
+    the glyph's size (px, 0 when unknown) and the cards it was read as, likeliest first, below the
+    threshold (``likely``; not part of the detect JSON).
+
+    >>> Unreadable((10.0, 20.0), 9.5, ("6C", "6S")).likely[0]
+    '6C'
+    """
 
     center: tuple[float, float]
+    size: float = 0.0
+    likely: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The detect-format entry."""

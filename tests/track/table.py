@@ -2,7 +2,8 @@
 
 The real reader is slow and its mistakes are its own; these tests are about the tracker's logic,
 so they read with :func:`patch_reader`, which reads exactly what :class:`DrawnTable` drew: a
-card face is a light patch whose blue level codes the card, a back is dark, a hand is skin.
+card face is white paper with a light patch (its "index") whose blue level codes the card, a
+back is dark, a hand is skin.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def code(card: str) -> int:
 def patch_reader(image: np.ndarray) -> tuple[list[Seen], list[Seen]]:
     """Reads light patches (green and red over 200) as the card their blue level codes; a patch
     whose code is off the table of codes is unreadable."""
-    mask = ((image[..., 1] > 200) & (image[..., 2] > 200)).astype(np.uint8)
+    mask = ((image[..., 1] > 200) & (image[..., 2] > 200) & (image[..., 0] < 215)).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
     cards, doubts = [], []
     for k in range(1, n):
@@ -64,9 +65,12 @@ class DrawnTable:
     def frame(self, hand: tuple[int, int] | None = None) -> np.ndarray:
         img = np.full((H, W, 3), (40, 70, 110), np.uint8)  # wood-ish
         for name, (x, y, up) in self.cards.items():
-            colour = (self.blue[name] if name in self.blue else code(name), 235, 235) if up else (90, 60, 60)
             corner = (x - CARD_W // 2, y - CARD_H // 2)
-            cv2.rectangle(img, corner, (x + CARD_W // 2, y + CARD_H // 2), colour, -1)
+            paper = (235, 235, 235) if up else (90, 60, 60)
+            cv2.rectangle(img, corner, (x + CARD_W // 2, y + CARD_H // 2), paper, -1)
+            if up:
+                colour = (self.blue[name] if name in self.blue else code(name), 235, 235)
+                cv2.rectangle(img, (x - 14, y - 20), (x + 14, y + 20), colour, -1)
         if hand is not None:
             cv2.ellipse(img, hand, (45, 30), 20, 0, 360, (120, 160, 205), -1)
             cv2.rectangle(img, (hand[0] - 20, hand[1]), (hand[0] + 20, H if hand[1] > H // 2 else 0),

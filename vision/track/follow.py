@@ -66,7 +66,8 @@ class GamePort(Protocol):
 @dataclass
 class Flag:
     """A reading waiting for the players: ``event`` is what the camera would send (None where it
-    needs a card named), ``reason`` why it was not sent."""
+    needs a card named), ``reason`` why it was not sent (for the log), ``say`` the same in
+    players' words and ``choices`` the answers a player can give in one tap."""
 
     id: int
     frame: int
@@ -78,12 +79,15 @@ class Flag:
     crop: str | None
     event: dict[str, Any] | None
     center: tuple[float, float] = (0.0, 0.0)
-    kind: str = "play"  # starter, play or crib: what a card named here becomes
+    kind: str = "play"  # starter, play, crib or crib-all: what a card named here becomes
+    say: str = ""
+    choices: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "frame": self.frame, "zone": self.zone, "card": self.card,
                 "confidence": round(self.confidence, 3), "likely": self.likely, "reason": self.reason,
-                "crop": self.crop, "event": self.event}
+                "crop": self.crop, "event": self.event, "kind": self.kind, "say": self.say or self.reason,
+                "choices": self.choices}
 
 
 @dataclass
@@ -110,6 +114,27 @@ def _deal_cards(state: dict[str, Any]) -> set[str]:
     return seen
 
 
+def _names(state: dict[str, Any]) -> dict[str, str]:
+    """Each seat's player's name (``{"A": "Ann", ...}``)."""
+    return {p["seat"]: p.get("name") or f"Player {i + 1}" for i, p in enumerate(state.get("players") or [])}
+
+
+def _pretty(card: str | None) -> str:
+    """A card as players write it: ``"QH"`` → ``"Q♥"``, ``"TD"`` → ``"10♦"``.
+
+    >>> _pretty("QH"), _pretty("TD")
+    ('Q♥', '10♦')
+    """
+    if not card:
+        return "?"
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(card[1], card[1])
+
+
+CRIB_WAIT = 10  # frames after the last crib card read before a crib short of four is flagged
+HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
+
+
 class Follower:
     """Frames in, the game's events out (see the module's doc).
 
@@ -128,9 +153,17 @@ class Follower:
         self.applied: list[Applied] = []
         self._ids = itertools.count(1)
         self._crib: list[tuple[str, Sighting]] = []
+        self._crib_at = -1  # the frame the last crib card was read
+        self._held: list[tuple[dict[str, Any], Sighting]] = []  # plays waiting behind a flag
+        self._sent_at: dict[str, tuple[float, float]] = {}  # where the camera saw each card of this deal
         self._lock = threading.RLock()
         self._deal_key: tuple[Any, Any] | None = None
         self._last_status: str | None = None
+        self._synced: bool | None = None  # None: decided at the first frame
+        self._before_sync: list[Sighting] = []  # cards read while the table did not show the game's deal
+        self._seen_placed: set[str] = set()
+        self._last: dict[str, Any] | None = None
+        self._number = -1
 
     # -- frames ----------------------------------------------------------------------------
 
@@ -138,44 +171,60 @@ class Follower:
         """Feed frame ``number``; returns the events the game took at this frame."""
         with self._lock:
             before = len(self.applied)
+            self._number = number
             found = self.tracker.feed(image, number, lores)
             state = self.game.state()
             self._follow_deal(state)
-            changed = False
+            changed = self._resync(state, found)
+            if changed and self._synced and self._before_sync:
+                found = [*self._still_lying(), *found]
             for item in found:
+                if not self._synced:
+                    if isinstance(item, Sighting):
+                        self._before_sync.append(item)
+                    continue
                 if isinstance(item, Sighting):
                     state = self._sighted(item, state)
                 else:
                     changed |= self._doubted(item, state)
-            if found or state.get("phase") == "show":
-                state = self._shows(state, number)
+            if self._synced:
+                if found or state.get("phase") == "show":
+                    state = self._shows(state, number)
+                changed |= self._crib_short(state, number)
             changed |= self._moot(state)
+            self._expect(state)
             if changed or self.tracker.status != self._last_status or len(self.applied) > before:
                 self._last_status = self.tracker.status
                 self._changed()
             return self.applied[before:]
 
     def status(self) -> dict[str, Any]:
-        """``{"tracker": ..., "flagged": [...]}`` for the page."""
+        """``{"tracker": ..., "flagged": [...], "expect": ..., "last": ...}`` for the page:
+        what the tracker is doing, the readings waiting for the players, what the camera waits
+        for next (in players' words) and the last card it read."""
         with self._lock:
             doing = "waiting for a confirmation" if self.flags else self.tracker.status
-            return {"tracker": doing, "flagged": [f.to_json() for f in self.flags]}
+            return {"tracker": doing, "flagged": [f.to_json() for f in self.flags],
+                    "expect": self._expect_words(self.game.state()), "last": self._last}
 
     # -- the players' answers --------------------------------------------------------------
 
-    def resolve(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+    def resolve(self, flag_id: int, action: str, card: str | None = None,
+                seat: str | None = None) -> dict[str, Any]:
         """Answer flag ``flag_id``: ``accept`` (send it as read), ``fix`` (send it with ``card``),
-        ``dismiss`` (not a card). Returns the game's state after (``{}`` for a dismissal).
-        Raises ``KeyError`` for an unknown flag and ``CribbageError`` when the game refuses; the
-        flag then stays."""
+        ``dismiss`` (not a card); ``seat`` says whose card it is where its zone does not.
+        Returns the game's state after (``{}`` for a dismissal). Raises ``KeyError`` for an
+        unknown flag and ``CribbageError`` when the game refuses; the flag then stays. Plays the
+        camera held behind the flag follow it into the game, in the order they were laid."""
         with self._lock:
             flag = next((f for f in self.flags if f.id == flag_id), None)
             if flag is None:
                 raise KeyError(flag_id)
             if action == "dismiss":
                 self.flags.remove(flag)
+                state = self._release(self.game.state())
                 self._changed()
-                return {}
+                return {} if not self.applied else state
             if action not in ("accept", "fix"):
                 raise CribbageError(f"a flagged reading is accepted, fixed or dismissed, not {action!r}")
             if action == "fix":
@@ -186,37 +235,56 @@ class Follower:
                 name = flag.card or (flag.likely[0] if flag.likely else None)
                 if name is None:
                     raise CribbageError("this reading names no card: fix it with the card it is")
-            state = self.game.state()
-            if flag.kind == "crib":
-                self.flags.remove(flag)
-                self._remember(name, flag)
-                self._crib.append((name, _sighting_of(flag, name)))
-                state = self._shows(state, flag.frame)
-                self._changed()
-                return state
-            event = dict(flag.event or {"type": flag.kind})
-            if flag.kind == "play" and "seat" not in event:
-                if flag.zone is None or flag.zone == CENTRE:
-                    raise CribbageError("this card lies in no seat's zone: play it from the Play tab")
-                event["seat"] = flag.zone
-            event["card"] = name
-            state = self.game.apply(event)
-            self.flags.remove(flag)
-            self._remember(name, flag)
-            self.applied.append(Applied(event, flag.frame, None, state))
+            state = self._answer(flag, name, seat)
             self._changed()
             return state
 
     def accept_oldest(self) -> dict[str, Any] | None:
-        """The board's next/confirm button: accept the oldest flag that names a card."""
+        """The board's next/confirm button: accept the oldest flag that names a card (and, for a
+        card whose seat is unknown, names its seat too)."""
         with self._lock:
             for flag in self.flags:
-                if flag.card or flag.likely:
+                if (flag.card or flag.likely) and not (flag.kind == "play" and _seat_of(flag) is None):
                     try:
                         return self.resolve(flag.id, "accept")
                     except CribbageError as exc:
                         log.info("confirm: flag %d refused: %s", flag.id, exc)
             return None
+
+    def _answer(self, flag: Flag, name: str, seat: str | None) -> dict[str, Any]:
+        """Send what flag ``flag`` waited for, as card ``name`` (of ``seat``); then the plays held
+        behind it. The flag stays when the game refuses it."""
+        state = self.game.state()
+        if flag.kind == "crib":
+            self.flags.remove(flag)
+            self._remember(name, flag)
+            self._crib.append((name, _sighting_of(flag, name)))
+            return self._shows(state, flag.frame)
+        if flag.kind == "crib-all":
+            self.flags.remove(flag)
+            event = {"type": "crib", "cards": [parse_card(c).name for c in flag.likely]}
+            state = self.game.apply(event)
+            self.applied.append(Applied(event, flag.frame, None, state))
+            return state
+        event = dict(flag.event or {"type": flag.kind})
+        if flag.kind == "play":
+            letters = [p["seat"] for p in state.get("players", [])]
+            if seat is not None:
+                if seat not in letters:
+                    raise CribbageError(f"no seat {seat!r} at this table")
+                event["seat"] = seat
+            elif "seat" not in event:
+                event["seat"] = _seat_of(flag)
+                if event["seat"] is None:
+                    raise CribbageError("say whose card this is")
+        event["card"] = name
+        state = self.game.apply(event)
+        self.flags.remove(flag)
+        self._remember(name, flag)
+        self._sent_at[name] = flag.center
+        self.applied.append(Applied(event, flag.frame, None, state))
+        self._last = self._last_words(event, flag.frame, state)
+        return self._release(state)
 
     # -- what a sighting means now -----------------------------------------------------------
 
@@ -225,8 +293,47 @@ class Follower:
         if self._deal_key is not None and key != self._deal_key:
             self.tracker.new_deal()
             self._crib = []
+            self._held = []
+            self._sent_at = {}
             self.flags = []  # a deal gone by is fixed from the Fix tab, not from the camera's doubts
         self._deal_key = key
+
+    def _resync(self, state: dict[str, Any], found: list[Sighting | Doubt]) -> bool:
+        """Whether the camera sees the game's own deal. A follower that starts on a game in
+        progress, or a source whose frame numbers began again (a camera restarted, a video played
+        from its start), applies nothing until the table shows the deal the game is in: its
+        starter in the centre, or two of its cards (nothing to see yet: at once). Until then
+        another deal's cards (a video replaying an earlier deal) are let by, never applied."""
+        if self.tracker.restarted:
+            self.tracker.restarted = False
+            self._synced, self._before_sync, self._seen_placed = False, [], set()
+        placed = _deal_cards(state) if state.get("phase") not in (None, "cut", "over") else set()
+        if self._synced is None or (self._synced is False and not placed):
+            self._synced = not placed
+            return True
+        if self._synced:
+            return False
+        self._seen_placed |= {i.card for i in found if isinstance(i, Sighting) and i.card in placed}
+        starter = state.get("starter")
+        turned = any(isinstance(i, Sighting) and i.card == starter and i.zone == CENTRE for i in found)
+        if (starter and turned) or len(self._seen_placed) >= 2 or (not starter and self._seen_placed):
+            self._synced = True
+            log.info("camera: the table shows the deal in progress again")
+            return True
+        return False
+
+    def _still_lying(self) -> list[Sighting]:
+        """The cards read before the table showed the game's deal that still lie where they were
+        read (laid while the camera was away); the others were another deal's, and are let go."""
+        keep = []
+        lying = self.tracker.visible()
+        for s in self._before_sync:
+            if any(c.card == s.card and c.center == s.center for c in lying):
+                keep.append(s)
+            else:
+                self.tracker.unlay(s.card, s.center)
+        self._before_sync = []
+        return keep
 
     def _moot(self, state: dict[str, Any]) -> bool:
         """Drop the doubts the game has answered since: a card it now holds in this deal, a card
@@ -235,7 +342,7 @@ class Follower:
         for the players."""
         phase = state.get("phase")
         placed = _deal_cards(state)
-        keep = [f for f in self.flags if f.card not in placed]
+        keep = [f for f in self.flags if f.card not in placed or f.kind == "crib-all"]
         keep = [f for f in keep if f.card is not None or f.reason.startswith("the game refuses")
                 or (f.kind == "starter" and phase == "deal") or (f.kind == "play" and phase == "play")
                 or (f.kind == "crib" and phase == "show")]
@@ -246,48 +353,143 @@ class Follower:
 
     def _sighted(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         phase = state.get("phase")
-        if s.card in _deal_cards(state) or phase in (None, "over", "cut"):
-            return state  # already placed by the game (a camera that came back), or no deal yet
+        if phase in (None, "over", "cut"):
+            return state
+        healed = self._heal(s, state)
+        if healed is not None:
+            return healed
+        if s.card in _deal_cards(state):
+            where = self._sent_at.get(s.card)
+            if where is not None and _dist(where, s.center) > self._card_width():
+                # a card the camera already saw elsewhere in this deal: this one is misread
+                kind = "play" if phase == "play" else ("crib" if phase == "show" else "starter")
+                where = self._where_words(s.zone, state)
+                return self._flag(s, kind, f"read as {s.card}, already on the table", None, state=state,
+                                  say=f"A card in {where} read as {_pretty(s.card)}, which is already on "
+                                      "the table: which card is it?", name_card=False)
+            return state  # already placed by the game (a camera that came back, a card pegged by hand)
         seats = [p["seat"] for p in state.get("players", [])]
         if phase == "deal":
             if s.zone == CENTRE:
                 return self._send({"type": "starter", "card": s.card}, s, state)
+            where = self._where_words(s.zone, state)
             return self._flag(s, "starter", f"a card in {self._where(s.zone)} before the starter is turned",
-                              {"type": "starter", "card": s.card})
+                              {"type": "starter", "card": s.card}, state=state,
+                              say=f"{_pretty(s.card)} in {where}: is it the starter?")
         if phase == "play":
             if s.zone in seats:
-                return self._send({"type": "play", "seat": s.zone, "card": s.card}, s, state)
-            return self._flag(s, "play", f"a card laid in {self._where(s.zone)}: whose is it?", None)
+                event = {"type": "play", "seat": s.zone, "card": s.card}
+                if self._blocked():
+                    self._held.append((event, s))  # the game waits for the card flagged before it
+                    return state
+                return self._send(event, s, state)
+            where = self._where_words(s.zone, state)
+            return self._flag(s, "play", f"a card laid in {self._where(s.zone)}: whose is it?", None,
+                              state=state, say=f"{_pretty(s.card)} laid in {where}: whose is it?")
         if phase == "show" and s.zone == CENTRE:
             if all(c != s.card for c, _ in self._crib):
                 self._crib.append((s.card, s))
+                self._crib_at = s.frame
+                self._last = {"card": s.card, "say": f"{_pretty(s.card)} in the crib", "frame": s.frame}
             return state
-        return self._flag(s, "play", f"a new card in {self._where(s.zone)} during the {phase}", None)
+        where = self._where_words(s.zone, state)
+        return self._flag(s, "play", f"a new card in {self._where(s.zone)} during the {phase}", None,
+                          state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
+                                           "whose is it?")
+
+    def _heal(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any] | None:
+        """A card read now where a flag waits for a card (turned up for the show, or read on a
+        later look): later evidence answers the flag, and the play is taken in its own order."""
+        if s.card in _deal_cards(state):
+            return None
+        for flag in self.flags:
+            if flag.kind in ("play", "starter", "crib") and flag.card != s.card \
+                    and _dist(flag.center, s.center) < HEAL * self._card_width() \
+                    and (flag.zone == s.zone or flag.kind != "play"):
+                try:
+                    after = self._answer(flag, s.card, None)
+                except CribbageError as exc:
+                    log.info("camera: %s read where flag %d waits, refused: %s", s.card, flag.id, exc)
+                    return None
+                log.info("camera: flag %d answered by a later reading: %s", flag.id, s.card)
+                self._changed()
+                return after
+        return None
+
+    def _blocked(self) -> bool:
+        """Whether a flag of the play or the starter waits for the players: the plays after it
+        wait too, so the game takes each card in the order it was laid."""
+        return any(f.kind in ("play", "starter") for f in self.flags)
+
+    def _release(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Send the plays held behind a flag, in order, once none blocks them."""
+        while self._held and not self._blocked():
+            event, s = self._held.pop(0)
+            if event["card"] in _deal_cards(state):
+                continue
+            state = self._send(event, s, state)
+        return state
 
     def _doubted(self, d: Doubt, state: dict[str, Any]) -> bool:
-        """A doubt is flagged only where the game now expects a card."""
+        """A doubt is flagged where the game now expects a card (once a card, however often
+        it is seen)."""
         phase = state.get("phase")
         seats = [p["seat"] for p in state.get("players", [])]
         if phase == "deal" and d.zone == CENTRE:
             kind, event = "starter", {"type": "starter"}
         elif phase == "play" and d.zone in seats:
             kind, event = "play", {"type": "play", "seat": d.zone}
-        elif phase == "show" and d.zone == CENTRE:
+        elif phase == "play" and d.what == "card":
+            kind, event = "play", None  # a face-up card outside the rows: whose is it?
+        elif phase == "show" and d.zone == CENTRE and state.get("next") == "crib":
             kind, event = "crib", None
         else:
             return False
-        if any(_near(f.center, d.center) and f.kind == kind for f in self.flags):
-            return False
-        likely = [c for c in d.likely if c not in _deal_cards(state)]
+        width = self._card_width()
+        if any(_dist(f.center, d.center) < HEAL * width for f in self.flags):
+            return False  # that card is flagged already
+        if any(_dist(c.center, d.center) < 0.5 * width for c in self.tracker.visible()):
+            return False  # a card read there already: an index of it
+        placed = _deal_cards(state)
+        likely = [c for c in d.likely if c not in placed]
         reason = ("read as more than one card" if len(d.likely) > 1 else
                   "below the confidence threshold" if d.likely else "not read surely")
+        names = _names(state)
+        where = self._where_words(d.zone, state)
+        if kind == "starter":
+            say = "The starter: I can't read it" + (f" ({_pretty(likely[0])}?)" if likely else "")
+        elif kind == "crib":
+            say = "A crib card I can't read" + (f" ({_pretty(likely[0])}?)" if likely else "")
+        else:
+            say = f"A card in {where} I can't read" + (f" ({_pretty(likely[0])}?)" if likely else "")
         flag = Flag(next(self._ids), d.frame, d.zone, likely[0] if likely else None, d.confidence, likely,
-                    reason, self._keep_crop(d.crop, d.frame, d.zone), event, d.center, kind)
+                    reason, self._keep_crop(d.crop, d.frame, d.zone), event, d.center, kind, say)
         if event is not None and flag.card:
-            event = {**event, "card": flag.card}
-            flag.event = event
+            flag.event = {**event, "card": flag.card}
+        flag.choices = self._choices(flag, names)
         self.flags.append(flag)
         return True
+
+    def _choices(self, flag: Flag, names: dict[str, str]) -> list[dict[str, Any]]:
+        """The one-tap answers to ``flag``, in players' words."""
+        out: list[dict[str, Any]] = []
+        card = flag.card
+        if flag.kind == "play" and _seat_of(flag) is None:
+            for letter, name in names.items():
+                out.append({"label": f"{name}'s card" + (f": {_pretty(card)}" if card else ""),
+                            "action": "accept" if card else "fix", "seat": letter})
+        elif card and flag.kind == "starter":
+            out.append({"label": f"Accept {_pretty(card)} as the starter", "action": "accept"})
+        elif card and flag.kind == "crib":
+            out.append({"label": f"Accept {_pretty(card)} in the crib", "action": "accept"})
+        elif card and flag.kind == "play":
+            out.append({"label": f"Accept {_pretty(card)} as {names.get(flag.zone or '', 'their')}'s card",
+                        "action": "accept"})
+        elif card and flag.kind == "crib-all":
+            out.append({"label": "Accept this crib", "action": "accept"})
+        out.append({"label": "Another card…", "action": "fix"})
+        out.append({"label": "Not a card", "action": "dismiss"})
+        return out
 
     def _send(self, event: dict[str, Any], s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         crop = self._keep_crop(s.crop, s.frame, s.zone)
@@ -297,27 +499,64 @@ class Follower:
         try:
             after = self.game.apply({**event, "seen": seen})
         except CribbageError as exc:
-            self._flag(s, event["type"], f"the game refuses it: {exc}", event, crop=crop)
+            what = "the starter" if event["type"] == "starter" else self._where_words(s.zone, state)
+            self._flag(s, event["type"], f"the game refuses it: {exc}", event, crop=crop, state=state,
+                       say=f"{_pretty(s.card)} in {what}: the rules refuse it ({exc}). Which card is it?")
             return state
         self.applied.append(Applied({**event, "seen": seen}, s.frame, s.confidence, after))
+        self._sent_at[s.card] = s.center
+        self._last = self._last_words(event, s.frame, after)
         return after
 
     def _flag(self, s: Sighting, kind: str, reason: str, event: dict[str, Any] | None,
-              crop: str | None = None) -> dict[str, Any]:
+              crop: str | None = None, *, state: dict[str, Any], say: str = "",
+              name_card: bool = True) -> dict[str, Any]:
+        width = self._card_width()
+        if any(_dist(f.center, s.center) < HEAL * width and f.card == s.card for f in self.flags):
+            self.tracker.unlay(s.card, s.center)
+            return self.game.state()  # that card is flagged already: one flag a card
         crop = crop or self._keep_crop(s.crop, s.frame, s.zone)
-        self.flags.append(Flag(next(self._ids), s.frame, s.zone, s.card, s.confidence, [s.card], reason, crop,
-                               event, s.center, kind))
+        card = s.card if name_card else None
+        flag = Flag(next(self._ids), s.frame, s.zone, card, s.confidence, [s.card] if name_card else [],
+                    reason, crop, event, s.center, kind, say)
+        flag.choices = self._choices(flag, _names(state))
+        self.flags.append(flag)
         self.tracker.unlay(s.card, s.center)  # not on the table until the players say so
         self._changed()
         return self.game.state()
+
+    def _crib_short(self, state: dict[str, Any], number: int) -> bool:
+        """The crib spread with fewer than four cards read, a second after the last was read,
+        and no card of it in doubt: flagged, naming the cards read, never left waiting unsaid."""
+        if state.get("phase") != "show" or state.get("next") != "crib":
+            return False
+        cards = [c for c, _ in self._crib if c not in _deal_cards(state)]
+        size = int((state.get("crib") or {}).get("size") or 4)
+        if not cards or len(cards) >= size or number - self._crib_at < CRIB_WAIT:
+            return False
+        if any(f.kind in ("crib", "crib-all") for f in self.flags):
+            return False
+        xs = [s.center for _, s in self._crib]
+        centre = (float(np.mean([x for x, _ in xs])), float(np.mean([y for _, y in xs])))
+        missing = size - len(cards)
+        say = (f"The crib: I read {' '.join(_pretty(c) for c in cards)}; "
+               f"{'which is the last card?' if missing == 1 else f'which are the other {missing}?'}")
+        crop = self._crib[-1][1].crop
+        flag = Flag(next(self._ids), number, CENTRE, None, 0.0, [], f"the crib: {len(cards)} of {size} read",
+                    self._keep_crop(crop, number, CENTRE), None, centre, "crib", say)
+        flag.center = (centre[0] + 1e6, centre[1])  # a crib card read later answers it by name, not place
+        flag.choices = self._choices(flag, _names(state))
+        self.flags.append(flag)
+        return True
 
     def _shows(self, state: dict[str, Any], number: int) -> dict[str, Any]:
         """Count each hand once every card its seat laid shows again, then the crib."""
         while state.get("phase") == "show":
             nxt = state.get("next")
             if nxt == "crib":
-                cards = [c for c, _ in self._crib if c not in _deal_cards(state)][:4]
-                if len(cards) < 4:
+                size = int((state.get("crib") or {}).get("size") or 4)
+                cards = [c for c, _ in self._crib if c not in _deal_cards(state)][:size]
+                if len(cards) < size:
                     return state
                 sightings = [s for c, s in self._crib if c in cards]
                 event = {"type": "crib", "cards": cards,
@@ -329,10 +568,16 @@ class Follower:
                     self._crib = []
                     self.flags.append(Flag(next(self._ids), number, CENTRE, None, 0.0, cards,
                                            f"the game refuses the crib {' '.join(cards)}: {exc}", None,
-                                           {"type": "crib", "cards": cards}, kind="crib-all"))
+                                           {"type": "crib", "cards": cards}, kind="crib-all",
+                                           say=f"The crib read as {' '.join(_pretty(c) for c in cards)}: the "
+                                               f"rules refuse it ({exc})",
+                                           choices=[{"label": "Another card…", "action": "fix"},
+                                                    {"label": "Not the crib", "action": "dismiss"}]))
                     self._changed()
                     return state
+                self.flags = [f for f in self.flags if f.kind != "crib"]
                 self.applied.append(Applied(event, number, None, state))
+                self._last = {"card": cards[-1], "say": "the crib counted", "frame": number}
                 return state
             laid = ((state.get("hands") or {}).get(nxt) or {}).get("laid") or []
             up = {c.card for c in self.tracker.visible()}
@@ -347,7 +592,53 @@ class Follower:
             self.applied.append(Applied(event, number, None, state))
         return state
 
+    # -- what the camera waits for ----------------------------------------------------------
+
+    def _expect(self, state: dict[str, Any]) -> None:
+        """Tell the tracker which zone to read first: where the rules expect the next card."""
+        phase, nxt = state.get("phase"), state.get("next")
+        if phase == "deal" or (phase == "show" and nxt == "crib"):
+            self.tracker.expect = (CENTRE,)
+        elif phase in ("play", "show") and isinstance(nxt, str):
+            self.tracker.expect = (nxt,)
+        else:
+            self.tracker.expect = ()
+
+    def _expect_words(self, state: dict[str, Any]) -> str:
+        """What the camera waits for, in players' words."""
+        names = _names(state)
+        phase, nxt = state.get("phase"), state.get("next")
+        if self._synced is False:
+            return "the camera is back: show it this deal's cards"
+        if self.flags:
+            return "waiting for you to check a card"
+        if phase == "deal":
+            return "the starter"
+        if phase == "play" and nxt in names:
+            return f"{names[nxt]} to play"
+        if phase == "show" and nxt == "crib":
+            return "waiting for the crib"
+        if phase == "show" and nxt in names:
+            return f"{names[nxt]}'s hand"
+        if phase == "over":
+            return "the game is over"
+        if phase == "cut":
+            return "the cut for deal"
+        return "the next deal"
+
+    def _last_words(self, event: dict[str, Any], frame: int, state: dict[str, Any]) -> dict[str, Any]:
+        card = event.get("card")
+        if event["type"] == "starter":
+            say = f"{_pretty(card)} turned as the starter"
+        else:
+            say = f"{_pretty(card)} played by {_names(state).get(event.get('seat', ''), '?')}"
+        return {"card": card, "say": say, "frame": frame}
+
     # -- helpers ---------------------------------------------------------------------------
+
+    def _card_width(self) -> float:
+        w = self.tracker._size[0] or 1280
+        return self.tracker._card_width(w)
 
     def _remember(self, card: str, flag: Flag) -> None:
         """A card the players named: the tracker holds it as lying where the flag was."""
@@ -368,12 +659,31 @@ class Follower:
             return "no zone"
         return "the centre" if zone == CENTRE else f"{zone}'s zone"
 
+    def _where_words(self, zone: str | None, state: dict[str, Any]) -> str:
+        """A zone in players' words: "Ann's row", "the centre", "no player's place"."""
+        if zone is None:
+            return "no player's place"
+        if zone == CENTRE:
+            return "the centre"
+        return f"{_names(state).get(zone, zone)}'s row"
+
     def _changed(self) -> None:
         if self.on_change is not None:
             try:
                 self.on_change()
             except Exception:  # a listener's failure must not stop the camera
                 log.exception("camera listener failed")
+
+
+def _seat_of(flag: Flag) -> str | None:
+    """The seat a flagged play belongs to by where it lies, if a seat's zone."""
+    if (flag.event or {}).get("seat"):
+        return str((flag.event or {})["seat"])
+    return flag.zone if flag.zone not in (None, CENTRE) else None
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
 
 
 def _near(a: tuple[float, float], b: tuple[float, float], r: float = 40.0) -> bool:

@@ -73,17 +73,23 @@ STILL_GROW = 2  # small pixels round a change that must be still too before it i
 MIN_READ = 0.2  # a place is read in a window at least this share of the frame's width high
 OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
+CARD_ASPECT = 1.4  # a card's height over its width
+CARD_SHARE = 0.3  # new face-up paper of this share of a card's area, unread, is a card in doubt
+PAPER_SAT = 70  # HSV saturation (0-255): paper is paler than this (a warm lamp's cast included)
+PAPER_LEVEL = 0.7  # and brighter than this share of the frame's brightest
 
 
 @dataclass(frozen=True)
 class Seen:
     """One reading of one card in one frame (frame pixels): name or None (unreadable),
-    confidence, centre and the glyph size of its index."""
+    confidence, centre and the glyph size of its index; for an unreadable index, the cards it was
+    read as below the threshold (``likely``, surest first)."""
 
     card: str | None
     confidence: float
     center: tuple[float, float]
     size: float
+    likely: tuple[str, ...] = ()
 
 
 Reader = Callable[[BGR], tuple[list[Seen], list[Seen]]]
@@ -97,7 +103,7 @@ def read_with_reader(image: BGR) -> tuple[list[Seen], list[Seen]]:
     reading = read_cards(image)
     cards = [Seen(c.card.name, c.confidence, c.center, max((i.size for i in c.indices), default=10.0))
              for c in reading.cards]
-    doubts = [Seen(None, 0.0, u.center, 10.0) for u in reading.unreadable]
+    doubts = [Seen(None, 0.0, u.center, u.size or 10.0, u.likely) for u in reading.unreadable]
     return cards, doubts
 
 
@@ -120,7 +126,9 @@ class Sighting:
 @dataclass(frozen=True)
 class Doubt:
     """Something card-like at ``center`` that was not read surely in the still frames of one
-    look: ``likely`` holds the cards it was read as (best first), if any."""
+    look: ``likely`` holds the cards it was read as (best first), if any. ``what`` is ``"index"``
+    for a corner index seen but not read surely, ``"card"`` for a new face-up card whose index was
+    not found at all (its crop is then the whole changed place)."""
 
     zone: str | None
     center: tuple[float, float]
@@ -128,6 +136,7 @@ class Doubt:
     likely: tuple[str, ...]
     confidence: float
     crop: BGR = field(repr=False, compare=False)
+    what: str = "index"
 
 
 @dataclass
@@ -150,9 +159,12 @@ class _Slot:
     center: tuple[float, float]
     size: float
     votes: dict[str | None, list[float]] = field(default_factory=dict)
+    guesses: dict[str, int] = field(default_factory=dict)  # names an unreadable index was read as
 
     def add(self, seen: Seen) -> None:
         self.votes.setdefault(seen.card, []).append(seen.confidence)
+        for rank, name in enumerate(seen.likely[:3]):
+            self.guesses[name] = self.guesses.get(name, 0) + 3 - rank
 
     def best(self) -> tuple[str | None, int, float]:
         """The card read most often (ties: the surer), how often, and its mean confidence."""
@@ -163,8 +175,11 @@ class _Slot:
         return card, n, conf
 
     def likely(self) -> tuple[str, ...]:
+        """The names read here, surest first, then the guesses of readings below the threshold."""
         ranked = sorted(((sum(v), k) for k, v in self.votes.items() if k is not None), reverse=True)
-        return tuple(k for _, k in ranked)
+        names = [k for _, k in ranked]
+        names += [k for k, _ in sorted(self.guesses.items(), key=lambda kv: -kv[1]) if k not in names]
+        return tuple(names)
 
 
 @dataclass
@@ -209,6 +224,10 @@ class Tracker:
         self._looks: list[_Look] = []
         self._size = (0, 0)
         self._number = -1  # the last frame fed
+        self._paper_ref: npt.NDArray[np.bool_] | None = None  # face-up paper in the table as last read
+        self._colour: tuple[int, npt.NDArray[np.uint8]] | None = None  # this frame's small colour copy
+        self.expect: tuple[str, ...] = ()  # zones read first when several places wait (the game's guess)
+        self.restarted = False  # frame numbers began again (or the size changed): a source come back
 
     # -- what the game tells it ----------------------------------------------------------------
 
@@ -223,8 +242,11 @@ class Tracker:
         self.cards = [c for c in self.cards if not (c.card == card and c.center == center)]
 
     def forget(self) -> None:
-        """Read the whole table again once it is still (a camera that came back)."""
+        """Read the whole table again once it is still (a camera that came back): what lies
+        there is learnt afresh, each card reported again (the game skips what it holds)."""
+        self.cards = []
         self._reference = None
+        self._paper_ref = None
         self._looks = []
         self.motion = MotionMap(window=2)
 
@@ -248,16 +270,19 @@ class Tracker:
     def _feed(self, image: BGR, number: int, lores: npt.NDArray[np.uint8] | None) -> list[Sighting | Doubt]:
         h, w = image.shape[:2]
         if (w, h) != self._size or number <= self._number:  # another camera, or the same begun again
+            self.restarted = self._number >= 0
             self._size = (w, h)
             self.forget()
         self._number = number
         small = small_grey(lores if lores is not None else image)
+        if self._reference is None or self._reference.shape != small.shape:
+            self._paper_ref = _paper(self._small_colour(image, number, small.shape))
         share = self.motion.update(small, number)
         self.status = "hand over the table" if share > MOVE_SHARE else "watching"
         self._start_looks(small, number, (w, h))
         out: list[Sighting | Doubt] = []
         budget = READS_PER_FRAME
-        for look in list(self._looks):
+        for look in sorted(self._looks, key=lambda look: self._urgency(look, number)):
             if self.motion.still_for(look.core, number) < 1:
                 self._looks.remove(look)  # a hand came back over it: read it when it is still again
                 continue
@@ -272,9 +297,19 @@ class Tracker:
             settled = look.reads >= self.agree and not any(slot.votes for slot in look.slots)
             if look.reads == len(self.reads) or settled:
                 out += self._close(look, image, number)
-                self._settle_reference(look, small)
+                out += self._unexplained(look, image, small, number)
+                self._settle_reference(look, small, image, number)
                 self._looks.remove(look)
         return out
+
+    def _urgency(self, look: _Look, number: int) -> tuple[int, int]:
+        """The order looks are read in: those begun (their next reading soonest lost), then those
+        in a zone the game expects a card in, then the oldest."""
+        h, w = self._size[1], self._size[0]
+        x0, y0, x1, y1 = look.box
+        zone = self.zones.zone_of((x0 + x1) / 2, (y0 + y1) / 2, w, h)
+        expected = 0 if zone in self.expect else 1
+        return (0 if look.reads else 1 + expected, look.settled)
 
     def _start_looks(self, small: npt.NDArray[np.uint8], number: int, size: tuple[int, int]) -> None:
         """Start reading each changed place that has been still for ``settle`` frames (and each
@@ -321,12 +356,68 @@ class Tracker:
         places = [to_frame(c, small_shape, size, PLACE_GROW * size[0]) for c in cores]
         self._looks.append(_Look(number, box, small_box, core, places))
 
-    def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8]) -> None:
+    def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8], image: BGR, number: int) -> None:
         """The place just read is the table as last read."""
         x0, y0, x1, y1 = look.small_box
         if self._reference is not None:
             self._reference[y0:y1, x0:x1] = small[y0:y1, x0:x1]
             self._read_mask[y0:y1, x0:x1] = True
+            paper = _paper(self._small_colour(image, number, small.shape))
+            if self._paper_ref is None or self._paper_ref.shape != paper.shape:
+                self._paper_ref = paper.copy()
+            self._paper_ref[y0:y1, x0:x1] = paper[y0:y1, x0:x1]
+
+    def _small_colour(self, image: BGR, number: int, shape: tuple[int, ...]) -> npt.NDArray[np.uint8]:
+        """The frame at the small copy's size, in colour (made once a frame, when needed)."""
+        if self._colour is None or self._colour[0] != number or self._colour[1].shape[:2] != shape[:2]:
+            small = cv2.resize(image, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+            self._colour = (number, small)
+        return self._colour[1]
+
+    def _unexplained(self, look: _Look, image: BGR, small: npt.NDArray[np.uint8],
+                     number: int) -> list[Doubt]:
+        """New face-up paper, about a card's size or more, where this look read no card, knew no
+        card and found no index: a card whose index the reader did not find at all. It is
+        reported as a :class:`Doubt` with a crop of the whole place, never left unsaid."""
+        if self._paper_ref is None or self._reference is None or self._paper_ref.shape != small.shape:
+            return []
+        sx0, sy0, sx1, sy1 = look.small_box
+        now = _paper(self._small_colour(image, number, small.shape))
+        gain = np.zeros(small.shape, np.uint8)
+        region = now[sy0:sy1, sx0:sx1] & ~self._paper_ref[sy0:sy1, sx0:sx1]
+        gain[sy0:sy1, sx0:sx1] = region
+        if np.count_nonzero(gain) == 0:
+            return []
+        h, w = image.shape[:2]
+        fx, fy = w / small.shape[1], h / small.shape[0]
+        card_w = self._card_width(w) / fx  # small pixels
+        gain = cv2.morphologyEx(gain, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(
+            cv2.dilate(gain, np.ones((3, 3), np.uint8)), connectivity=8)
+        counted = np.bincount(labels[gain > 0], minlength=n)
+        here = [c.center for c in self.cards if id(c) in look.seen_known]
+        here += [slot.center for slot in look.slots]
+        out: list[Doubt] = []
+        for k in range(1, n):
+            x, y, bw, bh, _area = stats[k]
+            if counted[k] < CARD_SHARE * card_w * card_w * CARD_ASPECT or min(bw, bh) < 0.3 * card_w:
+                continue
+            box = (x * fx, y * fy, (x + bw) * fx, (y + bh) * fy)
+            grow = 0.3 * card_w * fx
+            if any(box[0] - grow <= cx <= box[2] + grow and box[1] - grow <= cy <= box[3] + grow
+                   for cx, cy in here):
+                continue
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            crop = _crop_box(image, box, 0.15 * card_w * fx)
+            out.append(Doubt(self.zones.zone_of(centre[0], centre[1], w, h), centre, number, (), 0.0,
+                             crop, what="card"))
+        return out
+
+    def _card_width(self, frame_width: int) -> float:
+        """A card's width in frame pixels: from the cards read (their glyph size), else a tenth
+        of the frame's width (the mount's usual height)."""
+        sizes = sorted(c.size for c in self.cards[-12:])
+        return CARD * sizes[len(sizes) // 2] if sizes else 0.1 * frame_width
 
     def _read(self, look: _Look, image: BGR) -> None:
         look.reads += 1
@@ -336,7 +427,7 @@ class Tracker:
                 cx, cy = seen.center[0] + x0, seen.center[1] + y0
                 inner = _inside_any(look.places, cx, cy)
                 seen = Seen(seen.card, seen.confidence, (cx, cy), seen.size)
-                known = self._known(seen)
+                known = self._known(seen, inner)
                 if known is not None:
                     look.seen_known.add(id(known))
                     known.visible = True
@@ -345,12 +436,17 @@ class Tracker:
                     continue
                 self._slot(look, seen).add(seen)
 
-    def _known(self, seen: Seen) -> TableCard | None:
-        """The card on the table that ``seen`` is (same name, same place), if any."""
+    def _known(self, seen: Seen, changed: bool = False) -> TableCard | None:
+        """The card on the table that ``seen`` is (same name, same place), if any. Where the table
+        changed (``changed``), a card of a deal gone by is not it: the deck was shuffled since,
+        and the same card laid again near where it lay is a new card (the old one is dropped)."""
         if seen.card is None:
             return None
         for c in self.cards:
             if c.card == seen.card and _dist(c.center, seen.center) < SAME_CARD * max(c.size, seen.size):
+                if changed and c.deal < self.deal:
+                    self.cards.remove(c)
+                    return None
                 return c
         return None
 
@@ -392,8 +488,8 @@ class Tracker:
             total = sum(len(v) for v in slot.votes.values())
             if total < self.agree:
                 continue
-            if slot.best()[0] is None and (look.laid or self._on_a_card(slot)):
-                continue  # an index left unread where a card was read: that card's, or one under it
+            if slot.best()[0] is None and self._on_a_card(slot):
+                continue  # an index left unread on a card read: that card's own, half covered now
             out.append(self._doubt(slot, image, number))
         keep = []
         h, w = image.shape[:2]
@@ -416,7 +512,7 @@ class Tracker:
         h, w = image.shape[:2]
         _card, _n, conf = slot.best()
         return Doubt(self.zones.zone_of(slot.center[0], slot.center[1], w, h), slot.center, number,
-                     slot.likely(), conf, _crop(image, slot.center, slot.size))
+                     slot.likely(), conf, _crop(image, slot.center, slot.size, whole=True))
 
 
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -473,13 +569,40 @@ def _window(box: Box, size: tuple[int, int]) -> Box:
     return (x0, y0, x1, y1)
 
 
-def _crop(image: BGR, center: tuple[float, float], size: float) -> BGR:
-    """The card around ``center`` as the camera saw it, at most ``CROP_MAX`` px on a side."""
+def _paper(small_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Where a small colour copy shows a card's face: paper, pale and near the brightest of the
+    frame (a warm lamp's cast allowed), not a table's wood or a hand's skin.
+
+    >>> img = np.full((20, 20, 3), (40, 70, 110), np.uint8); img[5:15, 5:12] = 235
+    >>> int(_paper(img).sum())
+    70
+    """
+    hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
+    v = hsv[..., 2]
+    top = max(float(np.percentile(v, 99.5)), 60.0)
+    return (hsv[..., 1] < PAPER_SAT) & (v > PAPER_LEVEL * top)
+
+
+def _crop_box(image: BGR, box: tuple[float, float, float, float], pad: float) -> BGR:
+    """The frame inside ``box`` grown by ``pad`` px, at most ``CROP_MAX`` px on a side."""
     h, w = image.shape[:2]
-    r = max(40, int(CROP * size))
+    x0, y0 = max(0, int(box[0] - pad)), max(0, int(box[1] - pad))
+    x1, y1 = min(w, int(box[2] + pad)), min(h, int(box[3] + pad))
+    return _shrink(image[y0:y1, x0:x1])
+
+
+def _crop(image: BGR, center: tuple[float, float], size: float, whole: bool = False) -> BGR:
+    """The card around ``center`` as the camera saw it, at most ``CROP_MAX`` px on a side; with
+    ``whole``, wide enough to hold the whole card whichever way it lies from its index."""
+    h, w = image.shape[:2]
+    r = max(40, int((CARD if whole else CROP) * size))
     x0, y0 = max(0, int(center[0]) - r), max(0, int(center[1]) - r)
     x1, y1 = min(w, int(center[0]) + r), min(h, int(center[1]) + r)
-    crop = image[y0:y1, x0:x1]
+    return _shrink(image[y0:y1, x0:x1])
+
+
+def _shrink(crop: BGR) -> BGR:
+    """``crop`` at most ``CROP_MAX`` px on a side."""
     side = max(crop.shape[:2])
     if side > CROP_MAX:
         f = CROP_MAX / side

@@ -19,12 +19,16 @@ from pathlib import Path
 
 import cv2
 
+from imaging.limits import READ_PIXELS, megapixels
 from vision.camera.frame import DEFAULT_FPS, CameraError, Frame
 
 __all__ = ["WEBCAM_SIZE", "OpenCVCamera", "VideoFile"]
 
 WEBCAM_SIZE = (1280, 720)
 """The size a webcam is asked for; it may give another, and each frame says what it gave."""
+FRAME_PIXELS = READ_PIXELS
+"""The largest video frame played (the pixel budget of photos, :mod:`imaging.limits`): each
+frame is decoded whole, so a larger video is refused when opened."""
 
 
 class VideoFile:
@@ -52,6 +56,12 @@ class VideoFile:
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"video {self.path}: OpenCV cannot read it (not a video, or a codec it lacks)")
+        width, height = cap.get(cv2.CAP_PROP_FRAME_WIDTH), cap.get(cv2.CAP_PROP_FRAME_HEIGHT)
+        if math.isfinite(width * height) and width * height > FRAME_PIXELS:
+            cap.release()
+            raise CameraError(f"video {self.path}: its frames are {width:.0f}x{height:.0f} "
+                              f"({megapixels(int(width * height))}), over the {megapixels(FRAME_PIXELS)} "
+                              "a frame may have: scale it down first")
         rate = cap.get(cv2.CAP_PROP_FPS)
         self.fps = rate if math.isfinite(rate) and rate > 0 else DEFAULT_FPS
         count = cap.get(cv2.CAP_PROP_FRAME_COUNT)

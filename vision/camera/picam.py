@@ -1,9 +1,9 @@
 """The Raspberry Pi camera through picamera2 (``picamera2[:WxH][,key=value ...]``).
 
-Written against picamera2's documented API (the Picamera2 manual; examples/capture_motion.py,
-examples/controls.py, tests/autofocus_test.py in github.com/raspberrypi/picamera2).
-picamera2 is imported in :meth:`Picamera2Source.open`, never at import time: it comes from
-apt (``python3-picamera2``) and exists only on a Pi.
+Written against picamera2 0.3.36 (picamera2/picamera2.py, the Picamera2 manual; examples and
+tests/wait_cancel_test.py in github.com/raspberrypi/picamera2). picamera2 is imported in
+:meth:`Picamera2Source.open`, never at import time: it comes from apt
+(``python3-picamera2``) and exists only on a Pi.
 
 What the design avoids (the pitfalls picamera2's users report):
 
@@ -13,6 +13,15 @@ What the design avoids (the pitfalls picamera2's users report):
   ``capture_array`` / ``capture_metadata`` calls wait for separate frames and halve the rate.
 * :data:`BUFFER_COUNT` buffers (picamera2's video default is 6): more can exhaust CMA memory
   on a Pi 4 at 1280x720.
+* A camera lost mid-game: ``capture_request(wait=3)`` raises ``TimeoutError`` but leaves its
+  job queued, and ``stop()`` would wait behind it for ever; :meth:`Picamera2Source.close`
+  calls ``cancel_all_and_flush()`` first, as picamera2's own tests do.
+* A cropped picture: with no ``sensor=`` picamera2 picks the sensor mode nearest the main
+  size, for 1280x720 a cropped 1920x1080 mode on a Camera Module v1 or v2; the smallest
+  full-field mode is asked for instead (:func:`full_field_mode`).
+* Leaked descriptors: each failed ``Picamera2()`` leaves a pipe open, so no camera is
+  constructed while ``global_camera_info()`` lists none, and after a failed construction
+  (the camera busy) the next try waits :data:`CONSTRUCT_RETRY_SECONDS`.
 * Continuous autofocus hunts over a still table: a Camera Module 3 is put in manual focus at
   ``lens`` dioptres (1 / distance in metres), :data:`DEFAULT_LENS` for a mast ~70 cm high.
 * Exposure and white balance drift with hands and sleeves over the table: once they have
@@ -31,14 +40,14 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from vision.camera.frame import CameraError, Frame
 
 __all__ = [
-    "AF_MODE_MANUAL", "BUFFER_COUNT", "CAMERA_FPS", "CAMERA_SIZE", "DEFAULT_LENS", "ExposureLock",
-    "Picamera2Source", "lores_size",
+    "AF_MODE_MANUAL", "BUFFER_COUNT", "CAMERA_FPS", "CAMERA_SIZE", "DEFAULT_LENS", "MIN_WIDTH",
+    "ExposureLock", "Picamera2Source", "full_field_mode", "lores_size",
 ]
 
 log = logging.getLogger(__name__)
@@ -53,29 +62,93 @@ BUFFER_COUNT = 4
 """Frame buffers: more than 4-5 can exhaust CMA memory on a Pi 4."""
 LORES_WIDTH = 320
 """Width of the lores (grey, motion) stream; its height keeps the main stream's aspect."""
+MIN_WIDTH = LORES_WIDTH
+"""The narrowest main stream: picamera2 refuses a lores stream wider or taller than the main
+one ("lores stream dimensions may not exceed main stream"), and the lores is 320 wide."""
+MIN_HEIGHT = 64
+"""The lowest main stream taken (the lores keeps its aspect, so it is never taller)."""
 AF_MODE_MANUAL = 0
 """libcamera's ``controls.AfModeEnum.Manual`` (named here so libcamera need not be imported)."""
+MODE_MANUAL = 1
+"""libcamera's ``ExposureTimeModeManual`` and ``AnalogueGainModeManual`` (libcamera 0.5 on)."""
+AE_STATE_CONVERGED = 2
+"""libcamera's ``controls.AeStateEnum.AeStateConverged``: the ``AeState`` metadata that replaced
+the boolean ``AeLocked`` (which older libcamera still reports)."""
 SETTLE_SECONDS = 1.0
 """Exposure, gain and colour gains must hold this long before they are locked."""
 SETTLE_GIVE_UP_SECONDS = 5.0
 """Lock whatever the camera has reached after this long, settled or not."""
 READ_TIMEOUT = 3.0
 """Seconds to wait for a frame before calling the camera lost."""
+CONSTRUCT_RETRY_SECONDS = 60.0
+"""After ``Picamera2()`` failed with a camera listed (another program holds it), the next
+construction waits this long: picamera2 leaks a pipe's descriptor on each failed one."""
 INSTALL_HINT = ("install it with `sudo apt install -y python3-picamera2` and make the venv with "
                 "`python3 -m venv --system-site-packages .venv`")
+CHECK_CABLE = "check the ribbon cable and `rpicam-hello --list-cameras`"
+NO_CAMERA = f"no Pi camera found: {CHECK_CABLE}"
+IN_USE = ("the camera is in use by another program: close it (rpicam-hello, rpicam-vid, another "
+          "crib serve) and the companion takes the camera within a minute")
+LOST = f"the camera stopped sending pictures (none for {READ_TIMEOUT:g} s): check its ribbon cable"
+
+_construct_failed: dict[str, Any] = {"at": None, "error": ""}
+"""The last failed ``Picamera2()``: when (monotonic) and what was said (see
+:data:`CONSTRUCT_RETRY_SECONDS`)."""
 
 
 def lores_size(main: tuple[int, int]) -> tuple[int, int]:
-    """The lores stream's size: :data:`LORES_WIDTH` wide, the main stream's aspect, even height."""
+    """The lores stream's size: :data:`LORES_WIDTH` wide, the main stream's aspect, even height:
+    for an even ``main`` at least :data:`MIN_WIDTH` wide, never wider or taller than it."""
     width, height = main
     return LORES_WIDTH, max(2, round(LORES_WIDTH * height / width / 2) * 2)
+
+
+def full_field_mode(modes: Sequence[Mapping[str, Any]], pixel_array: Sequence[int] | None,
+                    size: tuple[int, int], fps: float) -> Mapping[str, Any] | None:
+    """The sensor mode to ask for: of the modes (picamera2's ``sensor_modes``) whose
+    ``crop_limits`` cover the whole ``pixel_array`` (``camera_properties["PixelArraySize"]``),
+    the smallest at least ``size`` in both directions that runs at ``fps`` or faster (the
+    deeper bit depth of two the same size); if none is fast enough, the fastest of those large
+    enough; None when no full-field mode is as large as ``size`` (picamera2 then picks).
+
+    A Camera Module v2 (IMX219, 3280x2464) at 1280x720 gets its binned full-field mode, not
+    the cropped 1920x1080 one picamera2 would pick:
+
+    >>> full = (0, 0, 3280, 2464)
+    >>> modes = [{"size": (640, 480), "bit_depth": 10, "fps": 206.65, "crop_limits": (1000, 752, 1280, 960)},
+    ...          {"size": (1640, 1232), "bit_depth": 10, "fps": 41.85, "crop_limits": full},
+    ...          {"size": (1920, 1080), "bit_depth": 10, "fps": 47.57, "crop_limits": (680, 692, 1920, 1080)},
+    ...          {"size": (3280, 2464), "bit_depth": 10, "fps": 21.19, "crop_limits": full}]
+    >>> [full_field_mode(modes, (3280, 2464), size, fps)["size"]
+    ...  for size, fps in [((1280, 720), 10), ((1920, 1080), 10), ((1280, 720), 50)]]
+    [(1640, 1232), (3280, 2464), (1640, 1232)]
+    >>> full_field_mode(modes, (3280, 2464), (4000, 3000), 10) is None
+    True
+    """
+    if not pixel_array or len(pixel_array) != 2:
+        return None
+    whole = (0, 0, int(pixel_array[0]), int(pixel_array[1]))
+    full = [m for m in modes if "size" in m and "bit_depth" in m
+            and tuple(int(v) for v in m.get("crop_limits", ())) == whole]
+    large = [m for m in full if m["size"][0] >= size[0] and m["size"][1] >= size[1]]
+    fast = [m for m in large if float(m.get("fps", 0.0)) >= fps]
+
+    def area(m: Mapping[str, Any]) -> int:
+        return int(m["size"][0]) * int(m["size"][1])
+
+    if fast:
+        return min(fast, key=lambda m: (area(m), -int(m["bit_depth"])))
+    if large:
+        return max(large, key=lambda m: (float(m.get("fps", 0.0)), -area(m), int(m["bit_depth"])))
+    return None
 
 
 class ExposureLock:
     """Decides when auto exposure and white balance have settled, from each frame's metadata.
 
     Settled: ``ExposureTime``, ``AnalogueGain`` and ``ColourGains`` each within ``tolerance``
-    (relative) over the last ``window`` frames, or the camera reports ``AeLocked``; after
+    (relative) over the last ``window`` frames, or the camera reports auto exposure converged
+    (``AeState`` == :data:`AE_STATE_CONVERGED`; older libcamera: ``AeLocked`` true); after
     ``give_up`` frames it locks regardless. :meth:`update` returns the controls to set, once.
 
     >>> lock = ExposureLock(window=3, give_up=10)
@@ -112,7 +185,7 @@ class ExposureLock:
             return None
         self._seen += 1
         self._recent.append(self._values(metadata))
-        if not (metadata.get("AeLocked") is True or self._steady() or self._seen >= self.give_up):
+        if not (self.converged(metadata) or self._steady() or self._seen >= self.give_up):
             return None
         self.done = True
         controls: dict[str, Any] = {"AeEnable": False}
@@ -123,6 +196,22 @@ class ExposureLock:
         if "ColourGains" in metadata:
             controls["ColourGains"] = tuple(float(g) for g in metadata["ColourGains"])
         return controls
+
+    @staticmethod
+    def converged(metadata: Mapping[str, Any]) -> bool:
+        """The camera says auto exposure has converged: ``AeState`` (libcamera 0.5 on), else
+        the older ``AeLocked``.
+
+        >>> [ExposureLock.converged(m) for m in ({"AeState": 2}, {"AeState": 1, "AeLocked": True},
+        ...                                      {"AeLocked": True}, {})]
+        [True, False, True, False]
+        """
+        if "AeState" in metadata:
+            try:
+                return int(metadata["AeState"]) == AE_STATE_CONVERGED
+            except (TypeError, ValueError):
+                return False
+        return metadata.get("AeLocked") is True
 
     @staticmethod
     def _values(metadata: Mapping[str, Any]) -> tuple[float, ...]:
@@ -143,34 +232,72 @@ def _describe(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from (picamera2 wraps libcamera's)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in seen:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _busy(exc: BaseException) -> bool:
+    """``Picamera2()`` failed because another process holds the camera: libcamera's
+    ``Camera.acquire()`` raises "Failed to acquire camera: Device or resource busy", which
+    picamera2 wraps in "Camera __init__ sequence did not complete."."""
+    for link in _chain(exc):
+        text = str(link).lower()
+        if "failed to acquire" in text or "resource busy" in text or getattr(link, "errno", None) == 16:
+            return True
+    return False
+
+
+def _innermost(exc: BaseException) -> str:
+    """The first line of the deepest cause (what went wrong, not picamera2's wrapper)."""
+    return _describe(_chain(exc)[-1])
+
+
 class Picamera2Source:
     """The Pi camera: main stream ``size`` as BGR, lores Y plane as ``Frame.lores``, each
     request's metadata as ``Frame.metadata``. ``lens`` is the manual focus in dioptres (used
     when the camera has autofocus, i.e. ``"AfMode"`` in ``camera_controls``: Camera Module 3);
-    ``lock`` locks exposure and white balance once they settle.
+    ``lock`` locks exposure and white balance once they settle. ``size`` is made even (as
+    picamera2 does) and must be at least :data:`MIN_WIDTH` x :data:`MIN_HEIGHT`.
 
     >>> cam = Picamera2Source((1640, 1232), fps=15)
     >>> cam.spec, cam.live, cam.fps, cam.lores
     ('picamera2:1640x1232,fps=15', True, 15.0, (320, 240))
+    >>> Picamera2Source((641, 481)).size
+    (640, 480)
+    >>> Picamera2Source((160, 120))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    vision.camera.frame.CameraError: picamera2: size 160x120 is too small: ... at least 320x64 ...
     """
 
     live = True
 
     def __init__(self, size: tuple[int, int] = CAMERA_SIZE, *, fps: float = CAMERA_FPS,
                  lens: float = DEFAULT_LENS, lock: bool = True, spec: str | None = None) -> None:
-        if size[0] < 64 or size[1] < 64:
-            raise CameraError(f"picamera2: size {size[0]}x{size[1]} is too small")
+        width, height = size[0] - size[0] % 2, size[1] - size[1] % 2  # picamera2's alignment
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            raise CameraError(f"picamera2: size {size[0]}x{size[1]} is too small: the Pi camera's picture "
+                              f"is at least {MIN_WIDTH}x{MIN_HEIGHT} (its {LORES_WIDTH}-wide motion "
+                              "stream may not be larger)")
         if not 0 < fps <= 120:
             raise CameraError(f"picamera2: fps must be above 0 and at most 120, not {fps:g}")
         if lens < 0:
             raise CameraError(f"picamera2: lens is in dioptres (1 / metres), 0 or more, not {lens:g}")
-        self.size = size
+        self.size = (width, height)
         self.fps: float | None = float(fps)
         self.lens = lens
         self.lock = lock
-        self.lores = lores_size(size)
+        self.lores = lores_size(self.size)
         options = [f"fps={fps:g}"] * (fps != CAMERA_FPS) + [f"lens={lens:g}"] * (lens != DEFAULT_LENS)
         self.spec = spec or ",".join([f"picamera2:{size[0]}x{size[1]}", *options, *["lock=off"] * (not lock)])
+        self.sensor_mode: Mapping[str, Any] | None = None
+        """The sensor mode asked for once opened (None: picamera2's own choice)."""
         self._cam: Any = None
         self._lores_shape = self.lores
         self._exposure: ExposureLock | None = None
@@ -182,11 +309,7 @@ class Picamera2Source:
             from picamera2 import Picamera2  # Pi only
         except ImportError as exc:
             raise CameraError(f"picamera2 is not installed: {INSTALL_HINT}") from exc
-        try:
-            self._cam = Picamera2()
-        except Exception as exc:
-            raise CameraError(f"no Pi camera found ({_describe(exc)}): check the ribbon cable and "
-                              "`rpicam-hello --list-cameras`") from exc
+        self._cam = self._construct(Picamera2)
         try:
             self._start(self._cam)
         except CameraError:
@@ -199,12 +322,55 @@ class Picamera2Source:
         self._exposure = ExposureLock.for_rate(self.fps) if self.lock else None
         self._next, self._opened_at = 0, time.monotonic()
 
+    @staticmethod
+    def _construct(picamera2: Any) -> Any:
+        """``Picamera2()``, only when a camera is listed and not just after a failed try (each
+        failed construction leaks a descriptor in picamera2)."""
+        failed_at = _construct_failed["at"]
+        if failed_at is not None and time.monotonic() - failed_at < CONSTRUCT_RETRY_SECONDS:
+            raise CameraError(_construct_failed["error"])
+        try:
+            cameras = picamera2.global_camera_info()
+        except Exception as exc:
+            raise CameraError(f"{NO_CAMERA} ({_describe(exc)})") from exc
+        if not cameras:
+            raise CameraError(NO_CAMERA)
+        try:
+            return picamera2()
+        except Exception as exc:
+            message = IN_USE if _busy(exc) else (
+                f"the Pi camera would not open ({_innermost(exc)}): {CHECK_CABLE}")
+            _construct_failed.update(at=time.monotonic(), error=message)
+            raise CameraError(message) from exc
+
+    def _sensor(self, cam: Any) -> dict[str, Any] | None:
+        """``sensor=`` for the configuration: the full-field mode (:func:`full_field_mode`), or
+        None to let picamera2 choose (a camera that lists no such mode)."""
+        assert self.fps is not None
+        try:
+            modes = cam.sensor_modes  # reconfigures the camera once per mode: before configure()
+            pixel_array = cam.camera_properties.get("PixelArraySize")
+        except Exception as exc:
+            log.warning("picamera2: cannot list the sensor modes (%s); picamera2 picks one", _describe(exc))
+            return None
+        mode = full_field_mode(modes, pixel_array, self.size, self.fps)
+        self.sensor_mode = mode
+        if mode is None:
+            log.info("picamera2: no full-field sensor mode of %dx%d or more; picamera2 picks one", *self.size)
+            return None
+        if float(mode.get("fps", 0.0)) < self.fps:
+            log.warning("picamera2: the full-field %dx%d mode runs at %g fps at most, below the %g asked for",
+                        *mode["size"], mode["fps"], self.fps)
+        return {"output_size": tuple(int(v) for v in mode["size"]), "bit_depth": int(mode["bit_depth"])}
+
     def _start(self, cam: Any) -> None:
+        sensor = self._sensor(cam)
         config = cam.create_video_configuration(
             main={"size": self.size, "format": "RGB888"},
             lores={"size": self.lores, "format": "YUV420"},
             buffer_count=BUFFER_COUNT,
-            controls={"FrameRate": self.fps})
+            controls={"FrameRate": self.fps},
+            **({"sensor": sensor} if sensor else {}))
         cam.configure(config)
         # configure() may align the sizes; the lores array is (h * 3 / 2) x stride, Y plane first.
         width, height = cam.stream_configuration("lores")["size"]
@@ -222,24 +388,23 @@ class Picamera2Source:
             raise CameraError(f"{self.spec}: read before open")
         try:
             request = cam.capture_request(wait=READ_TIMEOUT)
+        except TimeoutError as exc:  # picamera2's (concurrent.futures') TimeoutError: no message
+            raise CameraError(LOST) from exc
         except Exception as exc:
-            raise CameraError(f"the Pi camera stopped giving frames: {_describe(exc)}") from exc
+            raise CameraError(f"the camera stopped sending pictures ({_describe(exc)})") from exc
         width, height = self._lores_shape
         try:
             image = request.make_array("main")
             grey = request.make_array("lores")[:height, :width]
             metadata = request.get_metadata()
         except Exception as exc:
-            raise CameraError(f"the Pi camera gave a broken frame: {_describe(exc)}") from exc
+            raise CameraError(f"the camera sent a broken picture ({_describe(exc)})") from exc
         finally:
             request.release()
         if self._exposure is not None:
             controls = self._exposure.update(metadata)
             if controls is not None:
-                # Only what this camera advertises: set_controls raises on any other name, and
-                # newer libcamera turns AeEnable into ExposureTimeMode/AnalogueGainMode; the
-                # fixed ExposureTime and AnalogueGain alone lock exposure either way.
-                controls = {k: v for k, v in controls.items() if k in cam.camera_controls}
+                controls = self._lock_controls(controls, cam.camera_controls)
                 try:
                     cam.set_controls(controls)
                 except Exception as exc:
@@ -248,12 +413,30 @@ class Picamera2Source:
         number, self._next = self._next, self._next + 1
         return Frame(image, number, time.monotonic() - self._opened_at, lores=grey, metadata=metadata)
 
+    @staticmethod
+    def _lock_controls(controls: Mapping[str, Any], advertised: Mapping[str, Any]) -> dict[str, Any]:
+        """The lock as this camera takes it: only what it advertises (``set_controls`` raises on
+        any other name). libcamera 0.5 has no ``AeEnable``: a fixed exposure needs
+        ``ExposureTimeMode`` and ``AnalogueGainMode`` manual, set here where advertised (picamera2
+        0.3.36 also sets them itself for a non-zero ``ExposureTime`` / ``AnalogueGain``)."""
+        locked = dict(controls)
+        if "ExposureTime" in locked:
+            locked["ExposureTimeMode"] = MODE_MANUAL
+        if "AnalogueGain" in locked:
+            locked["AnalogueGainMode"] = MODE_MANUAL
+        return {k: v for k, v in locked.items() if k in advertised}
+
     def close(self) -> None:
+        """Cancel what is queued (a timed-out ``capture_request`` stays queued, and ``stop()``
+        would wait behind it for ever), then stop and close the camera."""
         cam, self._cam = self._cam, None
         if cam is None:
             return
-        for step in (cam.stop, cam.close):
+        for name in ("cancel_all_and_flush", "stop", "close"):
+            step = getattr(cam, name, None)
+            if step is None:  # picamera2 older than cancel_all_and_flush
+                continue
             try:
                 step()
             except Exception as exc:  # closing a failed camera: say so, go on
-                log.warning("picamera2: %s failed while closing: %s", step.__name__, _describe(exc))
+                log.warning("picamera2: %s failed while closing: %s", name, _describe(exc))

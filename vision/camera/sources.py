@@ -5,7 +5,8 @@ imported only when that backend is opened (picamera2 only on a Pi).
 spec                                          source
 ============================================  =================================================
 ``picamera2[:WxH][,fps=F,lens=D,lock=off]``   the Pi camera (:mod:`vision.camera.picam`);
-                                              1280x720 at 10 fps, focus 1.43 dioptres
+                                              1280x720 at 10 fps, focus 1.43 dioptres; a
+                                              size under 320x64 is refused (``MIN_WIDTH``)
 ``opencv[:N]``                                USB webcam ``N`` (default 0) via OpenCV, 1280x720
 ``video:PATH``                                a video file, at its own frame rate
 ``frames:DIR[@FPS]``                          a folder of images in natural name order, 10 fps
@@ -20,6 +21,10 @@ spec                                          source
 >>> cam = open_source("picamera2:1640x1232,lens=2.5")
 >>> cam.size, cam.lens, cam.fps
 ((1640, 1232), 2.5, 10.0)
+>>> open_source("picamera2:160x120")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+vision.camera.frame.CameraError: picamera2: size 160x120 is too small: ... at least 320x64 ...
 >>> open_source("nope:1")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...

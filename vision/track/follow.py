@@ -131,7 +131,7 @@ def _pretty(card: str | None) -> str:
     return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(card[1], card[1])
 
 
-CRIB_WAIT = 10  # frames after the last crib card read before a crib short of four is flagged
+CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
 
 
@@ -448,7 +448,7 @@ class Follower:
         width = self._card_width()
         if any(_dist(f.center, d.center) < HEAL * width for f in self.flags):
             return False  # that card is flagged already
-        if any(_dist(c.center, d.center) < 0.5 * width for c in self.tracker.visible()):
+        if d.what == "index" and any(_dist(c.center, d.center) < 0.5 * width for c in self.tracker.visible()):
             return False  # a card read there already: an index of it
         placed = _deal_cards(state)
         likely = [c for c in d.likely if c not in placed]
@@ -643,7 +643,7 @@ class Follower:
     def _remember(self, card: str, flag: Flag) -> None:
         """A card the players named: the tracker holds it as lying where the flag was."""
         self.tracker.cards.append(TableCard(card, flag.center, 10.0, flag.zone, flag.frame,
-                                            deal=self.tracker.deal))
+                                            deal=self.tracker.deal, named=True))
 
     def _keep_crop(self, crop: BGR, frame: int, zone: str | None) -> str | None:
         if self.save_crop is None or crop.size == 0:

@@ -73,10 +73,14 @@ STILL_GROW = 2  # small pixels round a change that must be still too before it i
 MIN_READ = 0.2  # a place is read in a window at least this share of the frame's width high
 OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
+CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1280 at the mount's height)
 CARD_ASPECT = 1.4  # a card's height over its width
-CARD_SHARE = 0.3  # new face-up paper of this share of a card's area, unread, is a card in doubt
-PAPER_SAT = 70  # HSV saturation (0-255): paper is paler than this (a warm lamp's cast included)
-PAPER_LEVEL = 0.7  # and brighter than this share of the frame's brightest
+REVEALED = 0.45  # card widths: new paper centred this near a card read again is that card, uncovered
+CARD_SHARE = 0.18  # new face-up paper of this share of a card's area, unread, is a card in doubt
+SOLID_SHARE = 0.06  # and this share of a card in solid paper (a back's border and print are thin)
+SOLID_EDGE = 0.05  # card widths: paper this far in from every edge is solid
+PAPER_TINT = 0.07  # paper's tint (r, g, b shares) is within this of the brightest parts' own
+PAPER_LEVEL = 0.7  # and it is brighter than this share of the frame's brightest
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,7 @@ class TableCard:
     laid: int  # the frame at which it was reported
     visible: bool = True
     deal: int = 0
+    named: bool = False  # named by the players (a card the reader could not read): held as face up
 
 
 @dataclass
@@ -196,6 +201,8 @@ class _Look:
     laid: int = 0  # cards this look found laid
     slots: list[_Slot] = field(default_factory=list)
     seen_known: set[int] = field(default_factory=set)
+    new_paper: set[int] = field(default_factory=set)  # cards laid, or turned face up, in this look
+    dropped: list[_Slot] = field(default_factory=list)  # unread indices taken for a known card's own
 
 
 class Tracker:
@@ -226,6 +233,7 @@ class Tracker:
         self._number = -1  # the last frame fed
         self._paper_ref: npt.NDArray[np.bool_] | None = None  # face-up paper in the table as last read
         self._colour: tuple[int, npt.NDArray[np.uint8]] | None = None  # this frame's small colour copy
+        self._white: tuple[float, npt.NDArray[np.float32]] | None = None  # paper's level and tint
         self.expect: tuple[str, ...] = ()  # zones read first when several places wait (the game's guess)
         self.restarted = False  # frame numbers began again (or the size changed): a source come back
 
@@ -276,7 +284,7 @@ class Tracker:
         self._number = number
         small = small_grey(lores if lores is not None else image)
         if self._reference is None or self._reference.shape != small.shape:
-            self._paper_ref = _paper(self._small_colour(image, number, small.shape))
+            self._paper_ref = self._paper_now(image, number, small.shape)
         share = self.motion.update(small, number)
         self.status = "hand over the table" if share > MOVE_SHARE else "watching"
         self._start_looks(small, number, (w, h))
@@ -362,7 +370,7 @@ class Tracker:
         if self._reference is not None:
             self._reference[y0:y1, x0:x1] = small[y0:y1, x0:x1]
             self._read_mask[y0:y1, x0:x1] = True
-            paper = _paper(self._small_colour(image, number, small.shape))
+            paper = self._paper_now(image, number, small.shape)
             if self._paper_ref is None or self._paper_ref.shape != paper.shape:
                 self._paper_ref = paper.copy()
             self._paper_ref[y0:y1, x0:x1] = paper[y0:y1, x0:x1]
@@ -372,7 +380,22 @@ class Tracker:
         if self._colour is None or self._colour[0] != number or self._colour[1].shape[:2] != shape[:2]:
             small = cv2.resize(image, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
             self._colour = (number, small)
+            self._learn_white(small)
         return self._colour[1]
+
+    def _learn_white(self, small: npt.NDArray[np.uint8]) -> None:
+        """Paper's level and tint, learnt from the frames that show paper (cards lie face up):
+        a table with no card shows none, and its brightest wood is not taken for paper."""
+        top, tint = _white(small)
+        if self._white is None or top >= 0.85 * self._white[0]:
+            level, old = self._white if self._white is not None else (top, tint)
+            self._white = (0.8 * level + 0.2 * top, (0.8 * old + 0.2 * tint).astype(np.float32))
+        else:  # the camera's exposure may have fallen: paper's level follows, slowly
+            self._white = (0.995 * self._white[0], self._white[1])
+
+    def _paper_now(self, image: BGR, number: int, shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+        small = self._small_colour(image, number, shape)
+        return _paper(small, self._white)
 
     def _unexplained(self, look: _Look, image: BGR, small: npt.NDArray[np.uint8],
                      number: int) -> list[Doubt]:
@@ -382,7 +405,7 @@ class Tracker:
         if self._paper_ref is None or self._reference is None or self._paper_ref.shape != small.shape:
             return []
         sx0, sy0, sx1, sy1 = look.small_box
-        now = _paper(self._small_colour(image, number, small.shape))
+        now = self._paper_now(image, number, small.shape)
         gain = np.zeros(small.shape, np.uint8)
         region = now[sy0:sy1, sx0:sx1] & ~self._paper_ref[sy0:sy1, sx0:sx1]
         gain[sy0:sy1, sx0:sx1] = region
@@ -393,31 +416,51 @@ class Tracker:
         card_w = self._card_width(w) / fx  # small pixels
         gain = cv2.morphologyEx(gain, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(
-            cv2.dilate(gain, np.ones((3, 3), np.uint8)), connectivity=8)
+            cv2.dilate(gain, np.ones((5, 5), np.uint8)), connectivity=8)
         counted = np.bincount(labels[gain > 0], minlength=n)
-        here = [c.center for c in self.cards if id(c) in look.seen_known]
-        here += [slot.center for slot in look.slots]
+        here = [c.center for c in self.cards if id(c) in look.new_paper]
+        here += [slot.center for slot in look.slots if not any(slot is d for d in look.dropped)]
+        again = [c.center for c in self.cards if id(c) in look.seen_known and id(c) not in look.new_paper]
+        ys, xs = np.nonzero(gain)
         out: list[Doubt] = []
         for k in range(1, n):
             x, y, bw, bh, _area = stats[k]
-            if counted[k] < CARD_SHARE * card_w * card_w * CARD_ASPECT or min(bw, bh) < 0.3 * card_w:
+            area = card_w * card_w * CARD_ASPECT
+            if counted[k] < CARD_SHARE * area or min(bw, bh) < 0.3 * card_w:
                 continue
             box = (x * fx, y * fy, (x + bw) * fx, (y + bh) * fy)
+            if not self._solid_paper(image, box, card_w * fx):
+                continue  # a card back's pale border and print, not a face
             grow = 0.3 * card_w * fx
             if any(box[0] - grow <= cx <= box[2] + grow and box[1] - grow <= cy <= box[3] + grow
                    for cx, cy in here):
-                continue
+                continue  # a card laid or turned up here in this look
+            mine = labels[ys, xs] == k
+            mid = (float(xs[mine].mean() + 0.5) * fx, float(ys[mine].mean() + 0.5) * fy)
+            if any(_dist(mid, c) < REVEALED * card_w * fx for c in again):
+                continue  # a card read here before, uncovered again (a hand or an arm lay over it)
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             crop = _crop_box(image, box, 0.15 * card_w * fx)
             out.append(Doubt(self.zones.zone_of(centre[0], centre[1], w, h), centre, number, (), 0.0,
                              crop, what="card"))
         return out
 
+    def _solid_paper(self, image: BGR, box: tuple[float, float, float, float], card_w: float) -> bool:
+        """Whether ``box`` (frame pixels) holds paper in solid patches, as a card's face does
+        round its index and pips, and not only in thin lines, as a back's border and print do:
+        paper left after eroding by a twentieth of a card's width, over ``SOLID_SHARE`` of a card."""
+        x0, y0, x1, y1 = (int(v) for v in box)
+        crop = image[max(0, y0):y1, max(0, x0):x1]
+        if crop.size == 0:
+            return False
+        k = max(3, round(SOLID_EDGE * card_w) | 1)
+        solid = cv2.erode(_paper(crop, self._white).astype(np.uint8), np.ones((k, k), np.uint8))
+        return int(np.count_nonzero(solid)) >= SOLID_SHARE * card_w * card_w * CARD_ASPECT
+
     def _card_width(self, frame_width: int) -> float:
-        """A card's width in frame pixels: from the cards read (their glyph size), else a tenth
-        of the frame's width (the mount's usual height)."""
-        sizes = sorted(c.size for c in self.cards[-12:])
-        return CARD * sizes[len(sizes) // 2] if sizes else 0.1 * frame_width
+        """A card's width in frame pixels: ``CARD_WIDTH`` of the frame's width, as the camera's
+        mount sets it (docs/camera.md)."""
+        return CARD_WIDTH * frame_width
 
     def _read(self, look: _Look, image: BGR) -> None:
         look.reads += 1
@@ -430,6 +473,8 @@ class Tracker:
                 known = self._known(seen, inner)
                 if known is not None:
                     look.seen_known.add(id(known))
+                    if not known.visible:
+                        look.new_paper.add(id(known))
                     known.visible = True
                     continue
                 if not inner:
@@ -476,6 +521,7 @@ class Tracker:
             self.cards.append(tc)
             look.laid += 1
             look.seen_known.add(id(tc))
+            look.new_paper.add(id(tc))
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
                                 _crop(image, slot.center, slot.size)))
         return out
@@ -489,12 +535,14 @@ class Tracker:
             if total < self.agree:
                 continue
             if slot.best()[0] is None and self._on_a_card(slot):
-                continue  # an index left unread on a card read: that card's own, half covered now
+                look.dropped.append(slot)  # an index unread on a card read: that card's own, half covered
+                continue
             out.append(self._doubt(slot, image, number))
         keep = []
         h, w = image.shape[:2]
         for c in self.cards:
-            if id(c) not in look.seen_known and _well_inside(look.box, c.center, 0.6 * CARD * c.size, w, h):
+            if id(c) not in look.seen_known and not c.named \
+                    and _well_inside(look.box, c.center, 0.6 * CARD * c.size, w, h):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table
@@ -569,18 +617,36 @@ def _window(box: Box, size: tuple[int, int]) -> Box:
     return (x0, y0, x1, y1)
 
 
-def _paper(small_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-    """Where a small colour copy shows a card's face: paper, pale and near the brightest of the
-    frame (a warm lamp's cast allowed), not a table's wood or a hand's skin.
+def _paper(small_bgr: npt.NDArray[np.uint8],
+           white: tuple[float, npt.NDArray[np.float32]] | None = None) -> npt.NDArray[np.bool_]:
+    """Where a small colour copy shows a card's face: paper, near paper's own brightness and tint
+    (``white``: level, the sum of B, G and R, and tint, their shares; by default the brightest of
+    this frame's), so a warm lamp's cast is paper's colour too, and not a table's wood, a hand's
+    skin or a card back's print (blurred at this size into a pale tint).
 
-    >>> img = np.full((20, 20, 3), (40, 70, 110), np.uint8); img[5:15, 5:12] = 235
+    >>> img = np.full((20, 20, 3), (40, 70, 110), np.uint8); img[5:15, 5:12] = (200, 228, 250)
+    >>> img[0:4, 0:8] = (230, 170, 120)  # a pale blue back
     >>> int(_paper(img).sum())
     70
+    >>> int(_paper(img, (678.0, np.array([0.3, 0.34, 0.36], np.float32))).sum())
+    70
     """
-    hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
-    v = hsv[..., 2]
-    top = max(float(np.percentile(v, 99.5)), 60.0)
-    return (hsv[..., 1] < PAPER_SAT) & (v > PAPER_LEVEL * top)
+    f = small_bgr.astype(np.float32)
+    level = f.sum(axis=2)
+    chroma = f / np.maximum(level, 1.0)[..., None]
+    top, tint = white if white is not None else _white(small_bgr)
+    return (level > PAPER_LEVEL * top) & (np.abs(chroma - tint).sum(axis=2) < PAPER_TINT)
+
+
+def _white(small_bgr: npt.NDArray[np.uint8]) -> tuple[float, npt.NDArray[np.float32]]:
+    """The brightest level in a small colour copy (B + G + R) and the tint of its brightest parts."""
+    f = small_bgr.astype(np.float32)
+    level = f.sum(axis=2)
+    top = max(float(np.percentile(level, 99.5)), 180.0)
+    bright = level >= 0.97 * top
+    chroma = f[bright] / np.maximum(level[bright], 1.0)[:, None]
+    tint = np.median(chroma, axis=0) if len(chroma) else np.full(3, 1 / 3, np.float32)
+    return top, tint.astype(np.float32)
 
 
 def _crop_box(image: BGR, box: tuple[float, float, float, float], pad: float) -> BGR:

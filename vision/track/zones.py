@@ -16,6 +16,21 @@ True
 Traceback (most recent call last):
 ...
 vision.track.zones.ZonesError: the centre zone needs x0 < x1 and y0 < y1, each from 0 to 1
+
+Zones that parse are still refused when they cannot follow a game: a centre over more than 60 %
+of the frame (or touching all four edges), a seat's zone inside the centre, two seats with
+(nearly) the same zone (more than 80 % of their union shared):
+
+>>> Zones.from_json({"players": 2, "centre": [0, 0, 1, 1],
+...                  "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}})
+Traceback (most recent call last):
+...
+vision.track.zones.ZonesError: the centre zone covers 100% of the picture: keep it to the middle of the table, where the pack and the crib lie (at most 60%)
+>>> Zones.from_json({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
+...                  "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0.52, 1, 1]}})
+Traceback (most recent call last):
+...
+vision.track.zones.ZonesError: seat A's zone and seat B's zone are (nearly) the same: each player needs a zone of their own
 """
 
 from __future__ import annotations
@@ -38,6 +53,9 @@ CENTRE = "centre"
 """The name of the centre zone (the pack, the starter, the crib spread for the show)."""
 
 MIN_SIDE = 0.05  # a zone narrower or lower than this share of the frame is a slip of a finger
+MAX_CENTRE = 0.6  # a centre over this share of the frame leaves the seats nothing (it wins overlaps)
+EDGE = 0.01  # a zone side this close to the frame's edge touches it
+SAME_ZONE = 0.8  # two seats whose zones overlap this much (intersection over union) are one zone
 
 _DEFAULT_SEATS: dict[int, dict[str, Rect]] = {
     2: {"A": (0.0, 0.5, 1.0, 1.0), "B": (0.0, 0.0, 1.0, 0.5)},
@@ -53,7 +71,8 @@ class ZonesError(CribbageError):
 
 
 def _rect(value: Any, what: str) -> Rect:
-    four = f"the {what} zone is four numbers: x0, y0, x1, y1 (fractions of the frame)"
+    """``value`` as a zone; ``what`` names it in the message ("the centre zone", "seat A's zone")."""
+    four = f"{what} is four numbers: x0, y0, x1, y1 (fractions of the frame)"
     if not isinstance(value, list | tuple) or len(value) != 4 or any(isinstance(v, bool) for v in value):
         raise ZonesError(four)
     try:
@@ -63,14 +82,43 @@ def _rect(value: Any, what: str) -> Rect:
     if not all(math.isfinite(v) for v in (x0, y0, x1, y1)):
         raise ZonesError(four)
     if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
-        raise ZonesError(f"the {what} zone needs x0 < x1 and y0 < y1, each from 0 to 1")
+        raise ZonesError(f"{what} needs x0 < x1 and y0 < y1, each from 0 to 1")
     if x1 - x0 < MIN_SIDE or y1 - y0 < MIN_SIDE:
-        raise ZonesError(f"the {what} zone is too small (each side at least {MIN_SIDE:.0%} of the frame)")
+        raise ZonesError(f"{what} is too small (each side at least {MIN_SIDE:.0%} of the frame)")
     return (round(x0, 4), round(y0, 4), round(x1, 4), round(y1, 4))
 
 
 def _inside(rect: Rect, fx: float, fy: float) -> bool:
     return rect[0] <= fx <= rect[2] and rect[1] <= fy <= rect[3]
+
+
+def _area(rect: Rect) -> float:
+    return max(0.0, rect[2] - rect[0]) * max(0.0, rect[3] - rect[1])
+
+
+def _overlap(a: Rect, b: Rect) -> float:
+    """The area ``a`` and ``b`` share."""
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _check_layout(centre: Rect, seats: list[tuple[str, Rect]]) -> None:
+    """Zones that parse but cannot follow a game: a centre over (nearly) the whole frame, a seat
+    whose zone lies inside the centre (the centre wins there, so the seat would have none), two
+    seats with (nearly) the same zone. Seats are named ``seat A`` for the page to put names on."""
+    edges = centre[0] <= EDGE and centre[1] <= EDGE and centre[2] >= 1 - EDGE and centre[3] >= 1 - EDGE
+    if edges or _area(centre) > MAX_CENTRE:
+        raise ZonesError(f"the centre zone covers {_area(centre):.0%} of the picture: keep it to the middle of "
+                         f"the table, where the pack and the crib lie (at most {MAX_CENTRE:.0%})")
+    for letter, rect in seats:
+        if _overlap(rect, centre) >= _area(rect) - 1e-9:
+            raise ZonesError(f"seat {letter}'s zone lies inside the centre: a player's zone is the table "
+                             "in front of them, outside the centre")
+    for i, (a, ra) in enumerate(seats):
+        for b, rb in seats[i + 1:]:
+            both = _overlap(ra, rb)
+            if both / (_area(ra) + _area(rb) - both) > SAME_ZONE:
+                raise ZonesError(f"seat {a}'s zone and seat {b}'s zone are (nearly) the same: each player "
+                                 "needs a zone of their own")
 
 
 @dataclass(frozen=True)
@@ -116,7 +164,7 @@ class Zones:
         players = data.get("players", 2)
         if isinstance(players, bool) or players not in _DEFAULT_SEATS:
             raise ZonesError("zones are for 2, 3 or 4 players")
-        centre = _rect(data.get("centre"), "centre")
+        centre = _rect(data.get("centre"), "the centre zone")
         seats = data.get("seats")
         if not isinstance(seats, dict):
             raise ZonesError('zones need "seats": {"A": [x0, y0, x1, y1], ...}')
@@ -127,7 +175,9 @@ class Zones:
         missing = [k for k in letters if k not in seats]
         if missing:
             raise ZonesError(f"seat {missing[0]} has no zone")
-        return cls(players, centre, tuple((k, _rect(seats[k], f"seat {k}")) for k in letters))
+        rects = [(k, _rect(seats[k], f"seat {k}'s zone")) for k in letters]
+        _check_layout(centre, rects)
+        return cls(players, centre, tuple(rects))
 
     @classmethod
     def load(cls, path: str | Path, players: int = 2) -> Zones:

@@ -194,7 +194,9 @@ def test_reader_reads_the_laid_card_from_a_still_frame(tmp_path):
         assert read <= {"5S", "9H"}  # no card read from the backs, the pack or a hand
 
 
-@pytest.mark.parametrize("name", ["vision.synth.video", "vision.synth.hands", "vision.synth.deals"])
+@pytest.mark.parametrize(
+    "name", ["vision.synth.video", "vision.synth.hands", "vision.synth.deals", "vision.synth.effects"]
+)
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0

@@ -1,14 +1,25 @@
-"""The golden deal videos: the two scripted golden deals rendered as a camera films them, cached.
+"""The golden deal videos: scripted deals rendered as a camera films them, cached.
 
 The tests, the tracking benchmark and the demo (``make run``) play these videos through the
-camera's tracker. Rendering takes a minute, so each video is kept under the render cache
+camera's tracker. Rendering takes a minute or more, so each video is kept under the render cache
 (:func:`vision.synth.decks.cache_root`, ``golden/``) with a name that carries a digest of the
-renderer's own source and of the arguments: a change to the renderer renders afresh.
+renderer's own source and of the arguments (scenario and effects included): a change to the
+renderer renders afresh.
+
+Besides the two golden deals (the default scenario, ``golden``) there are named scenarios
+(:data:`SCENARIOS`): three and four players, the five-card game, a whole game to 121, and the
+golden deals under one real-camera effect each (:mod:`vision.synth.effects`) or all together.
 
     python -m vision.synth.golden --reset keep --out demo.mp4     # render (or copy from the cache)
+    python -m vision.synth.golden --scenario three                 # prints the path; progress on stderr
+    python -m vision.synth.golden --list                           # the scenarios
 
 >>> golden_name("procedural-7", "keep", ".mp4").startswith("golden-procedural-7-keep-")
 True
+>>> golden_name("procedural-7", "keep", ".mp4", scenario="four").startswith("four-procedural-7-keep-")
+True
+>>> sorted(SCENARIOS)[:4]
+['bump', 'dark-table', 'drift', 'five-card']
 """
 
 from __future__ import annotations
@@ -18,15 +29,86 @@ import hashlib
 import json
 import shutil
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vision.synth.decks import cache_root
 
-__all__ = ["golden_name", "golden_video"]
+__all__ = ["SCENARIOS", "Scenario", "golden_name", "golden_video", "scenario_script"]
 
-_SOURCES = ("video.py", "hands.py", "deals.py", "tables.py", "compose.py", "decks.py", "procedural.py")
+_SOURCES = (
+    "video.py", "hands.py", "deals.py", "tables.py", "compose.py", "decks.py", "procedural.py", "effects.py",
+)
+
+THIRD = 1 / 3
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A golden video's recipe: the game (``settings`` JSON and ``seed`` of a random game, its
+    first ``deals`` or the whole game with None; ``settings=None``: the two golden deals with
+    their hovers), the ``effects``, the ``table``, the crib spread's ``crib_overlap`` and the
+    ``pace`` of the idle times."""
+
+    doc: str
+    settings: dict[str, Any] | None = None
+    seed: int = 0
+    deals: int | None = 2
+    effects: dict[str, Any] = field(default_factory=dict)
+    table: str = "wood"
+    crib_overlap: float | None = THIRD
+    pace: float = 1.0
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "golden": Scenario("the two golden deals (a 31, goes, his heels, hovers)", crib_overlap=None),
+    "three": Scenario("three players, two deals of a random game", {"players": "Ann,Bob,Cat"}, seed=1),
+    "four": Scenario("four players, partners A+C v B+D, two deals", {"players": "Ann,Bob,Cat,Dan"}, seed=1),
+    "five-card": Scenario("the five-card game, two deals", {"players": "Ann,Bob", "variant": "five-card"},
+                          seed=3),
+    "whole": Scenario("a whole two-player game to 121 (nine deals, brisker pace)", {"players": "Ann,Bob"},
+                      seed=263, deals=None, pace=0.6),
+    "low-light": Scenario("the golden deals in a dim room: darker, noisier", effects={"low_light": 1.0}),
+    "drift": Scenario("the golden deals with exposure and white balance drifting", effects={"drift": 1.0}),
+    "flicker": Scenario("the golden deals under a flickering 50 Hz lamp", effects={"flicker": 0.12}),
+    "h264": Scenario("the golden deals as H.264 at 1 Mbit/s (3 Mbit/s at 30 fps, per frame)",
+                     effects={"h264_kbps": 1000}),
+    "bump": Scenario("the golden deals, the table bumped four times",
+                     effects={"bumps": [12.0, 31.5, 55.0, 80.0]}),
+    "tilt": Scenario("the golden deals seen by a camera tilted 10°", effects={"tilt": 10.0}),
+    "lamp": Scenario("the golden deals with a lamp's shadow band and warm light",
+                     effects={"shadow": 0.35, "warm": 0.6}),
+    "maple": Scenario("the golden deals on a light maple table", table="maple"),
+    "white": Scenario("the golden deals on a white laminate table", table="white_laminate"),
+    "dark-table": Scenario("the golden deals on a dark wood table", table="wood_dark"),
+    "phone": Scenario(
+        "the golden deals filmed by a phone in the evening: every effect at once",
+        effects={"low_light": 0.5, "drift": 0.7, "flicker": 0.08, "h264_kbps": 1000, "bumps": [40.0],
+                 "tilt": 8.0, "shadow": 0.25, "warm": 0.5},
+    ),
+}
+"""The golden videos by name (``golden`` is the default, as it has always been rendered)."""
+
+
+def scenario_script(name: str, reset: str = "turn-down") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A scenario's script and the game keys of its truth (``events`` without go, ``settings``,
+    ``scores``, ... see :meth:`vision.synth.deals.GameScript.to_json`).
+
+    >>> acts, game = scenario_script("four")
+    >>> game["variant"], game["players"], acts[0]["do"]
+    ('four-player', ['Ann', 'Bob', 'Cat', 'Dan'], 'deal')
+    """
+    from vision.synth.deals import game_script, golden_events, golden_script, script_of_game
+
+    sc = SCENARIOS[name]
+    if sc.settings is None:
+        game = script_of_game(golden_events(), {"players": "Ann,Bob"}, reset)
+        return golden_script(reset), game.to_json()
+    g = game_script(sc.settings, sc.seed, deals=sc.deals, reset=reset)
+    return g.actions, g.to_json()
 
 
 def _digest(*parts: str) -> str:
@@ -39,37 +121,70 @@ def _digest(*parts: str) -> str:
     return h.hexdigest()[:10]
 
 
-def golden_name(deck: str, reset: str, suffix: str) -> str:
-    """The cache file name of a golden video."""
-    return f"golden-{deck}-{reset}-{_digest(deck, reset, suffix)}{suffix}"
+def _effects_of(name: str, effects: Mapping[str, Any] | None) -> dict[str, Any]:
+    from vision.synth.effects import Effects
+
+    return Effects.from_json(SCENARIOS[name].effects).merged(effects).to_json()
+
+
+def golden_name(deck: str, reset: str, suffix: str, scenario: str = "golden",
+                effects: Mapping[str, Any] | None = None, size: tuple[int, int] = (1280, 720)) -> str:
+    """The cache file name of a golden video: the scenario, deck and reset, and a digest of the
+    renderer's source and of every argument (the scenario's effects with ``effects`` over them)."""
+    if scenario not in SCENARIOS:
+        raise ValueError(f"no scenario {scenario!r}; choose {', '.join(SCENARIOS)}")
+    fx = _effects_of(scenario, effects)
+    if scenario == "golden" and not fx and tuple(size) == (1280, 720):
+        digest = _digest(deck, reset, suffix)  # the default name, as before the scenarios
+    else:
+        digest = _digest(deck, reset, suffix, scenario, json.dumps(fx, sort_keys=True),
+                         json.dumps(SCENARIOS[scenario].__dict__, sort_keys=True, default=str),
+                         f"{size[0]}x{size[1]}")
+    return f"{scenario}-{deck}-{reset}-{digest}{suffix}"
 
 
 def golden_video(deck: str | None = None, reset: str = "turn-down", suffix: str = ".mp4",
-                 cache: Path | None = None, progress: bool = False) -> tuple[Path, dict[str, Any]]:
-    """The golden video (both golden deals) of ``deck`` (default: the first held-out deck here)
-    with played cards kept up (``reset="keep"``) or turned down at each reset, as ``suffix``
-    (``.mp4``, ``.avi`` or ``""`` for a folder of frames); rendered unless cached. Returns its
-    path and its truth."""
-    from vision.synth.deals import golden_script
+                 cache: Path | None = None, progress: bool = False, *, scenario: str = "golden",
+                 effects: Mapping[str, Any] | None = None,
+                 size: tuple[int, int] = (1280, 720)) -> tuple[Path, dict[str, Any]]:
+    """The golden video of ``scenario`` (default: both golden deals; see :data:`SCENARIOS`) in
+    ``deck`` (default: the first held-out deck here) with played cards kept up
+    (``reset="keep"``) or turned down at each reset, as ``suffix`` (``.mp4``, ``.avi`` or ``""``
+    for a folder of frames); ``effects`` (a mapping of :class:`vision.synth.effects.Effects`)
+    are laid over the scenario's; ``size`` (w, h) of the frames. Rendered unless cached.
+    Returns its path and its truth, which has the game's keys beside the frames: ``events``
+    (the camera's events: no go), ``legal_events``, ``settings``, ``players``, ``variant``,
+    ``dealer``, ``scores``, ``over``, ``scenario`` and ``render_seconds``."""
     from vision.synth.video import _default_deck, render_video
 
     name = deck or _default_deck().name
     folder = cache or cache_root() / "golden"
-    path = folder / golden_name(name, reset, suffix)
+    path = folder / golden_name(name, reset, suffix, scenario, effects, size)
     truth = Path(str(path) + ".truth.json")
     if not (path.exists() and truth.exists()):
+        sc = SCENARIOS[scenario]
         folder.mkdir(parents=True, exist_ok=True)
         partial = path.with_name("partial-" + path.name)
+        what = "the golden deals" if scenario == "golden" else f"the {scenario} scenario"
 
         def show(done: int, total: int) -> None:
             if progress and (done % 25 == 0 or done == total):
-                sys.stderr.write(f"\rrendering the golden deals ({name}, {reset}): {done}/{total} frames")
+                sys.stderr.write(f"\rrendering {what} ({name}, {reset}): {done}/{total} frames")
                 sys.stderr.flush()
 
-        render_video(golden_script(reset), partial, deck=name, reset=reset, progress=show)
+        actions, game = scenario_script(scenario, reset)
+        t0 = time.perf_counter()
+        render_video(actions, partial, deck=name, reset=reset, progress=show, table=sc.table, size=size,
+                     effects=_effects_of(scenario, effects), crib_overlap=sc.crib_overlap, pace=sc.pace,
+                     meta={"scenario": scenario, **game})
+        seconds = time.perf_counter() - t0
         if progress:
-            sys.stderr.write("\n")
-        Path(str(partial) + ".truth.json").replace(truth)
+            sys.stderr.write(f" ({seconds:.0f} s)\n")
+        partial_truth = Path(str(partial) + ".truth.json")
+        data = json.loads(partial_truth.read_text())
+        data["render_seconds"] = round(seconds, 1)
+        partial_truth.write_text(json.dumps(data, indent=1))
+        partial_truth.replace(truth)
         partial.replace(path)
     return path, json.loads(truth.read_text())
 
@@ -79,9 +194,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", help="a held-out deck (default: the first here; procedural-7 always)")
     parser.add_argument("--reset", choices=("keep", "turn-down"), default="turn-down")
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="golden",
+                        help="which golden video (default: the two golden deals)")
+    parser.add_argument("--effects", type=json.loads, default=None,
+                        help='JSON laid over the scenario\'s effects, e.g. \'{"low_light": 0.5}\'')
+    parser.add_argument("--list", action="store_true", help="list the scenarios and stop")
     parser.add_argument("--out", type=Path, help="copy the video (and its truth) here")
     args = parser.parse_args(argv)
-    path, _ = golden_video(args.deck, args.reset, args.out.suffix if args.out else ".mp4", progress=True)
+    if args.list:
+        for key, sc in SCENARIOS.items():
+            print(f"{key:11} {sc.doc}")
+        return 0
+    path, _ = golden_video(args.deck, args.reset, args.out.suffix if args.out else ".mp4", progress=True,
+                           scenario=args.scenario, effects=args.effects)
     if args.out:
         shutil.copyfile(path, args.out)
         shutil.copyfile(str(path) + ".truth.json", str(args.out) + ".truth.json")

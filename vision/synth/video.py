@@ -2,10 +2,13 @@
 
 ``render_video(actions, path)`` acts out a script (see :mod:`vision.synth.deals`) following the
 table protocol of docs/vision-synth.md: seat A at the bottom of the frame, seat B at the top
-(its cards upside down to the camera), the pack and crib in the centre, each card laid by a
-hand reaching from its seat into a row in front of that seat. It writes an MP4 (``mp4v``), an
-AVI (``MJPG``) or a folder of JPEG frames, and ``<path>.truth.json``: for each action its first
-frame, the frame from which its cards lie still with no hand over them, and its last frame.
+(its cards upside down to the camera); with three players B top left and C top right; with
+four B at the left edge, C at the top and D at the right edge (:data:`LAYOUTS`, the default
+zones of :mod:`vision.track.zones`); the pack and crib in the centre, each card laid by a
+hand reaching from its seat into a row in front of that seat. It writes an MP4 (``mp4v``, or
+H.264 through ffmpeg), an AVI (``MJPG``) or a folder of JPEG frames, and ``<path>.truth.json``:
+for each action its first frame, the frame from which its cards lie still with no hand over
+them, and its last frame. Real-camera effects (:mod:`vision.synth.effects`) are options.
 
 The still table is composited once each time it changes; each frame only draws the hands (with
 the cards they carry, a shadow and motion blur), sensor noise and JPEG compression.
@@ -27,7 +30,8 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.synth.decks import Deck, load_decks, printed_back, procedural_deck
+from vision.synth.effects import Camera, Effects, H264Writer, ffmpeg_path
 from vision.synth.hands import SKIN_TONES, SLEEVES, HandLayer, HandPose, HandSprite, hand_sprite
 from vision.synth.scene import _Canvas, _rect
 from vision.synth.tables import table as table_surface
@@ -49,8 +54,78 @@ Action = dict[str, Any]
 CENTRE_ZONE = (0.30, 0.35, 0.70, 0.65)  # x0, y0, x1, y1
 ROW_Y = {"A": 0.80, "B": 0.20}
 PACK_AT = (0.40, 0.50)
+PACK_AT_WIDE_CRIB = (0.35, 0.50)  # with the crib spread a third overlapped: room for it
+WIDE_CRIB_X = 0.59  # ... spread about this x, clear of the pack and inside the centre zone
 CRIB_AT = (0.585, 0.50)
 HOLD = 0.30  # fingertips this far (in card heights) behind a carried card's centre
+
+
+@dataclass(frozen=True)
+class SeatLayout:
+    """Where one seat sits and lays its row (fractions of the frame unless said).
+
+    ``angle``: degrees its cards are turned (0: upright to the camera; each seat's cards face
+    it); ``along``: the row's direction on screen (each card to the right of the one before as
+    the seat sees it, so the one before shows its top-left index); ``anchor``: the first card
+    lies ``back`` card widths before it along the row (``jitter`` card widths either way);
+    ``step``: each next card this many card widths on (so it covers two thirds of the one
+    before at 0.33); ``shoulder``: where the arm of the seat's right hand comes from (off the
+    frame); ``zone``: the seat's zone of :mod:`vision.track.zones` (the default zones)."""
+
+    seat: str
+    angle: float
+    along: tuple[float, float]
+    anchor: tuple[float, float]
+    back: float
+    jitter: float
+    step: tuple[float, float]
+    shoulder: tuple[float, float]
+    zone: tuple[float, float, float, float]
+
+
+def _seat(seat: str, angle: float, along: tuple[float, float], anchor: tuple[float, float],
+          shoulder: tuple[float, float], zone: tuple[float, float, float, float], wide: bool) -> SeatLayout:
+    if wide:  # the two-player rows, as they have always been
+        return SeatLayout(seat, angle, along, anchor, 1.05, 0.3, (0.30, 0.40), shoulder, zone)
+    return SeatLayout(seat, angle, along, anchor, 0.5, 0.12, (0.30, 0.36), shoulder, zone)
+
+
+LAYOUTS: dict[int, dict[str, SeatLayout]] = {
+    2: {
+        "A": _seat("A", 0.0, (1.0, 0.0), (0.5, 0.80), (0.72, 1.35), (0.0, 0.5, 1.0, 1.0), True),
+        "B": _seat("B", 180.0, (-1.0, 0.0), (0.5, 0.20), (0.28, -0.35), (0.0, 0.0, 1.0, 0.5), True),
+    },
+    3: {
+        "A": _seat("A", 0.0, (1.0, 0.0), (0.5, 0.80), (0.72, 1.35), (0.0, 0.5, 1.0, 1.0), False),
+        "B": _seat("B", 180.0, (-1.0, 0.0), (0.22, 0.18), (0.08, -0.35), (0.0, 0.0, 0.5, 0.5), False),
+        "C": _seat("C", 180.0, (-1.0, 0.0), (0.78, 0.18), (0.58, -0.35), (0.5, 0.0, 1.0, 0.5), False),
+    },
+    4: {
+        "A": _seat("A", 0.0, (1.0, 0.0), (0.5, 0.82), (0.72, 1.35), (0.0, 0.65, 1.0, 1.0), False),
+        "B": _seat("B", 90.0, (0.0, 1.0), (0.13, 0.42), (-0.20, 0.78), (0.0, 0.0, 0.3, 1.0), False),
+        "C": _seat("C", 180.0, (-1.0, 0.0), (0.5, 0.18), (0.28, -0.35), (0.0, 0.0, 1.0, 0.35), False),
+        "D": _seat("D", -90.0, (0.0, -1.0), (0.87, 0.50), (1.20, 0.22), (0.7, 0.0, 1.0, 1.0), False),
+    },
+}
+"""The seats of a table of 2, 3 or 4 players, laid out as the default zones of
+:mod:`vision.track.zones`: A at the bottom and B at the top; with three, B top left and C top
+right; with four (partners A+C v B+D), B at the left edge (its cards turned 90°), C at the top,
+D at the right edge (-90°). Each row lies in its seat's zone, its cards' centres where
+``Zones.zone_of`` names the seat, outside the centre zone."""
+
+
+def players_of(actions: Sequence[Action]) -> int:
+    """The table's size a script needs: the highest seat letter it names (at least 2).
+
+    >>> players_of([{"do": "deal", "dealer": "A"}, {"do": "play", "seat": "c", "card": "5S"}])
+    3
+    """
+    top = 1
+    for a in actions:
+        for key in ("seat", "dealer"):
+            if key in a:
+                top = max(top, ord(str(a[key]).upper()) - 64)
+    return max(2, top)
 
 
 # ----------------------------------------------------------------------------- truth
@@ -65,9 +140,12 @@ class Truth:
     frames: int
     actions: list[dict[str, Any]] = field(default_factory=list)
     path: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The truth JSON (see docs/vision-synth.md, *Deal videos*)."""
+        """The truth JSON (see docs/vision-synth.md, *Deal videos*): ``fps``, ``size``, ``deck``,
+        ``reset``, ``frames``, ``actions``, then the ``extra`` keys (``players``, ``zones``,
+        ``table``, ``codec``, the camera's effects, the game's events ...)."""
         return {
             "fps": self.fps,
             "size": list(self.size),
@@ -75,6 +153,7 @@ class Truth:
             "reset": self.reset,
             "frames": self.frames,
             "actions": self.actions,
+            **self.extra,
         }
 
 
@@ -162,6 +241,9 @@ class _Planner:
         aspect: float,
         reset: str | None,
         rng: np.random.Generator,
+        players: int = 2,
+        crib_overlap: float | None = None,
+        pace: float = 1.0,
     ) -> None:
         self.w, self.h = size
         self.fps = fps
@@ -169,18 +251,26 @@ class _Planner:
         self.ch = cw * aspect
         self.reset = reset
         self.rng = rng
+        self.layout = LAYOUTS[players]
+        self.seats = list(self.layout)
+        self.crib_overlap = crib_overlap
+        self.pace = pace
         self.pieces: dict[str, Piece] = {}
-        self.rows: dict[str, list[str]] = {"A": [], "B": []}
+        self.rows: dict[str, list[str]] = {s: [] for s in self.seats}
         self.series = 0
         self.dealer = "A"
         self.n = 0
         self.crib_offsets: list[tuple[float, float, float]] = []
 
     # -- geometry
+    def seat_of(self, seat: str) -> SeatLayout:
+        if seat not in self.layout:
+            raise ValueError(f"no seat {seat} at a table of {len(self.layout)} (use players=...)")
+        return self.layout[seat]
+
     def shoulder(self, seat: str) -> tuple[float, float]:
-        if seat == "A":
-            return (0.72 * self.w, 1.35 * self.h)
-        return (0.28 * self.w, -0.35 * self.h)
+        fx, fy = self.seat_of(seat).shoulder
+        return (fx * self.w, fy * self.h)
 
     def direction(self, seat: str, p: tuple[float, float]) -> tuple[float, float]:
         sx, sy = self.shoulder(seat)
@@ -253,7 +343,11 @@ class _Planner:
         return out
 
     def idle(self, seconds: float) -> list[FrameSpec]:
-        return [FrameSpec() for _ in range(self.frames(seconds))]
+        return [FrameSpec() for _ in range(self.frames(seconds * self.pace))]
+
+    def delays(self, n: int, lo: float, hi: float) -> list[int]:
+        """Frames each of ``n`` hands waits after the first (two hands: one draw, as ever)."""
+        return [0] + [self.frames(self.u(lo, hi) * i) for i in range(1, max(2, n))]
 
     @staticmethod
     def together(*tracks: list[FrameSpec], delays: Sequence[int] = ()) -> list[FrameSpec]:
@@ -316,11 +410,13 @@ class _Planner:
 
     def _deal(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         self.dealer = str(a.get("dealer", "A")).upper()
-        self.rows = {"A": [], "B": []}
+        self.seat_of(self.dealer)
+        self.rows = {s: [] for s in self.seats}
         self.series = 0
+        pack_at = PACK_AT if self.crib_overlap is None else PACK_AT_WIDE_CRIB
         px, py = (
-            PACK_AT[0] * self.w + self.u(-0.01, 0.01) * self.w,
-            PACK_AT[1] * self.h + self.u(-0.02, 0.02) * self.h,
+            pack_at[0] * self.w + self.u(-0.01, 0.01) * self.w,
+            pack_at[1] * self.h + self.u(-0.02, 0.02) * self.h,
         )
         pack = Piece(self.key("pack"), None, "pack", px, py, self.u(-8, 8), up=False)
         cx, cy = CRIB_AT[0] * self.w + self.u(-0.01, 0.01) * self.w, CRIB_AT[1] * self.h
@@ -363,7 +459,7 @@ class _Planner:
     def _starter(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         pack = self._pack()
         px, py = (pack.x, pack.y) if pack else (PACK_AT[0] * self.w, PACK_AT[1] * self.h)
-        turn = 180.0 if self.dealer == "B" else 0.0
+        turn = self.seat_of(self.dealer).angle
         s = Piece(
             self.key("starter"),
             str(a["card"]),
@@ -391,16 +487,24 @@ class _Planner:
         return self.track(self.dealer, stops) + self.idle(self.u(0.5, 0.9)), [s.key]
 
     def _slot(self, seat: str) -> tuple[float, float, float]:
+        lay = self.seat_of(seat)
         row = self.rows[seat]
-        sign = 1 if seat == "A" else -1
+        dx, dy = lay.along
+        ax, ay = abs(dx), abs(dy)  # jitter along the row, on the screen's axes
+        cx, cy = ay, ax  # across the row
         if row:
             last = self.pieces[row[-1]]
-            x = last.x + sign * self.u(0.30, 0.40) * self.cw
-            y = last.y + self.u(-0.03, 0.03) * self.ch
+            step = self.u(*lay.step)
+            j = self.u(-0.03, 0.03)
+            x = last.x + dx * step * self.cw + cx * j * self.ch
+            y = last.y + dy * step * self.cw + cy * j * self.ch
         else:
-            x = self.w / 2 - sign * 1.05 * self.cw + self.u(-0.3, 0.3) * self.cw
-            y = ROW_Y[seat] * self.h + self.u(-0.02, 0.02) * self.h
-        return x, y, (0.0 if seat == "A" else 180.0) + self.u(-6, 6)
+            x0, y0 = lay.anchor[0] * self.w, lay.anchor[1] * self.h
+            j = self.u(-lay.jitter, lay.jitter)
+            k = self.u(-0.02, 0.02)
+            x = x0 - dx * lay.back * self.cw + ax * j * self.cw + cx * k * self.h
+            y = y0 - dy * lay.back * self.cw + ay * j * self.cw + cy * k * self.h
+        return x, y, lay.angle + self.u(-6, 6)
 
     def _play(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         seat = str(a["seat"]).upper()
@@ -420,18 +524,18 @@ class _Planner:
 
     def _reset(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         mode = self.reset or str(a.get("mode", "keep"))
-        done = [k for s in "AB" for k in self.rows[s] if self.pieces[k].series == self.series]
+        done = [k for s in self.seats for k in self.rows[s] if self.pieces[k].series == self.series]
         self.series += 1
         if mode != "turn-down" or not done:
             return self.idle(0.3), []
         tracks = []
-        for seat in "AB":
+        for seat in self.seats:
             keys = [k for k in self.rows[seat] if k in done and self.pieces[k].up]
             if keys:
                 tracks.append(self.sweep(seat, keys, lambda k: [("down", k)]))
         for k in done:
             self.pieces[k].up = False
-        frames = self.together(*tracks, delays=[0, self.frames(self.u(0.1, 0.4))][: len(tracks)])
+        frames = self.together(*tracks, delays=self.delays(len(tracks), 0.1, 0.4)[: len(tracks)])
         return frames + self.idle(self.u(0.4, 0.7)), done
 
     def _show(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
@@ -457,21 +561,34 @@ class _Planner:
         pile = [p for p in self.pieces.values() if p.owner == "crib"]
         cx = float(np.mean([p.x for p in pile])) if pile else CRIB_AT[0] * self.w
         cy = float(np.mean([p.y for p in pile])) if pile else CRIB_AT[1] * self.h
-        sign = 1 if seat == "A" else -1
-        turn = 0.0 if seat == "A" else 180.0
-        step = self.u(0.34, 0.42) * self.cw
-        x0 = cx - sign * step * (len(cards) - 1) / 2
-        spread = [
-            Piece(
-                self.key("crib"),
-                c,
-                "crib",
-                x0 + sign * i * step + self.u(-0.03, 0.03) * self.cw,
-                cy + self.u(-0.05, 0.05) * self.ch,
-                turn + self.u(-6, 6),
+        lay = self.seat_of(seat)
+        dx, dy = lay.along
+        ax, ay = abs(dx), abs(dy)
+        turn = lay.angle
+        if self.crib_overlap is None:
+            step = self.u(0.34, 0.42) * self.cw
+        else:  # each card covers ``crib_overlap`` of the one before
+            step = (1 - self.crib_overlap + self.u(-0.03, 0.03)) * self.cw
+        if dy and len(cards) > 1:  # spread down the frame's height: it must fit the centre zone
+            step = min(step, 0.24 * self.h / (len(cards) - 1))
+        elif self.crib_overlap is not None:
+            cx = WIDE_CRIB_X * self.w
+        x0 = cx - dx * step * (len(cards) - 1) / 2
+        y0 = cy - dy * step * (len(cards) - 1) / 2
+        spread = []
+        for i, c in enumerate(cards):
+            j = self.u(-0.03, 0.03)
+            k = self.u(-0.05, 0.05)
+            spread.append(
+                Piece(
+                    self.key("crib"),
+                    c,
+                    "crib",
+                    x0 + dx * i * step + ax * j * self.cw + ay * k * self.ch,
+                    y0 + dy * i * step + ay * j * self.cw + ax * k * self.ch,
+                    turn + self.u(-6, 6),
+                )
             )
-            for i, c in enumerate(cards)
-        ]
         along = HOLD * self.ch
         stops = []
         if pile:
@@ -503,12 +620,12 @@ class _Planner:
 
     def _clear(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         tracks = []
-        for seat in "AB":
+        for seat in self.seats:
             keys = [k for k in self.rows[seat] if k in self.pieces]
             if keys:
                 tracks.append(self.sweep(seat, keys[::-1], lambda k: [("remove", k)], first=0.7, each=0.2))
         centre = [p for p in self.pieces.values() if p.owner in ("crib", "starter", "pack")]
-        frames = self.together(*tracks, delays=[0, 2][: len(tracks)]) if tracks else []
+        frames = self.together(*tracks, delays=[2 * i for i in range(len(tracks))]) if tracks else []
         if centre:
             stops = []
             groups = [[p for p in centre if p.owner == "crib"], [p for p in centre if p.owner != "crib"]]
@@ -525,7 +642,7 @@ class _Planner:
                     )
             frames += self.track(self.dealer, stops)
         self.pieces.clear()
-        self.rows = {"A": [], "B": []}
+        self.rows = {s: [] for s in self.seats}
         return frames + self.idle(0.5), []
 
     def _hover(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
@@ -535,7 +652,8 @@ class _Planner:
         if keys:
             pts = [self.over(seat, self.pieces[k]) for k in keys]
         else:
-            pts = [(self.w * 0.5, ROW_Y[seat] * self.h)]
+            ax, ay = self.seat_of(seat).anchor
+            pts = [(self.w * ax, self.h * ay)]
         path = [pts[0], pts[-1], pts[len(pts) // 2]]
         stops = [Stop(path[0], 0.7, 0.1)] + [Stop(p, max(0.2, (secs - 0.8) / 2), 0.0) for p in path[1:]]
         return self.track(seat, stops) + self.idle(0.5), keys
@@ -610,7 +728,15 @@ class _Renderer:
     """Holds a video's fixed look (table, light, noise, hands) and draws frames."""
 
     def __init__(
-        self, size: tuple[int, int], deck: Deck, cw: float, table: str, rng: np.random.Generator, blur: bool
+        self,
+        size: tuple[int, int],
+        deck: Deck,
+        cw: float,
+        table: str,
+        rng: np.random.Generator,
+        blur: bool,
+        seats: Sequence[str] = "AB",
+        camera: Camera | None = None,
     ) -> None:
         self.w, self.h = size
         self.deck = deck
@@ -628,6 +754,9 @@ class _Renderer:
         cast = rng.uniform(0.9, 1.08, 3).astype(np.float32)
         self.light = ((1 + gx + gy) * vig * rng.uniform(0.9, 1.1))[..., None] * cast[None, None, :]
         self.light = self.light.astype(np.float32)
+        self.camera = camera
+        if camera is not None:
+            self.light = camera.light(self.light)
         self.defocus = float(rng.uniform(0.4, 0.8))
         self.quality = int(rng.uniform(78, 90))
         sigma = float(rng.uniform(1.5, 3.0))
@@ -654,14 +783,14 @@ class _Renderer:
             for _ in range(4)
         ]
         self.images["pile"] = _group(back, self.crib_offsets)
-        tones = rng.choice(len(SKIN_TONES), 2, replace=False)
-        sleeves = rng.choice(len(SLEEVES), 2, replace=False)
+        tones = rng.choice(len(SKIN_TONES), len(seats), replace=False)
+        sleeves = rng.choice(len(SLEEVES), len(seats), replace=False)
         length = 0.8 * float(np.hypot(self.w, self.h)) + 2 * cw
         self.sprites: dict[str, HandSprite] = {
             s: hand_sprite(
                 cw, int(tones[i]), SLEEVES[int(sleeves[i])], length, seed=int(rng.integers(1 << 30))
             )
-            for i, s in enumerate("AB")
+            for i, s in enumerate(seats)
         }
         self.layer = HandLayer(
             (self.w, self.h),
@@ -719,35 +848,63 @@ class _Renderer:
         hp = HandPose(pose.grip, pose.angle, self.sprites[pose.seat], pose.velocity, carry)
         return self.layer.draw(frame, hp)
 
-    def finish(self, frame: U8) -> bytes:
-        """Sensor noise and JPEG: the encoded frame."""
+    def finish(self, frame: U8, index: int = 0, hands: bool = False, raw: bool = False) -> bytes | U8:
+        """The camera's effects (if any), sensor noise and JPEG: the encoded frame (``raw``: the
+        frame itself, for an encoder that takes pictures). ``hands``: a hand is in view."""
         pos, neg = self.noise[int(self.rng.integers(len(self.noise)))]
         dy = int(self.rng.integers(0, self.pad))  # whole rows: the slice stays contiguous
-        frame = cv2.subtract(cv2.add(frame, pos[dy : dy + self.h]), neg[dy : dy + self.h])
+        cam = self.camera
+        if cam is not None:
+            frame = cam.process(frame, index, hands)
+        if cam is None or cam.noise_lut is None:  # low light brings its own noise
+            frame = cv2.subtract(cv2.add(frame, pos[dy : dy + self.h]), neg[dy : dy + self.h])
+        if raw:
+            return frame
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
         assert ok
         return buf.tobytes()
 
 
 class _Sink:
-    """Where frames go: a video file (mp4v / MJPG) or a folder of JPEG files. Decoding and
-    writing run in a thread beside the rendering (OpenCV releases the GIL)."""
+    """Where frames go: a video file (mp4v / MJPG, or H.264 through ffmpeg) or a folder of JPEG
+    files. Decoding and writing run in a thread beside the rendering (OpenCV releases the GIL).
+    ``codec`` says what is written: ``jpeg`` (a folder), ``MJPG``, ``mp4v`` or ``h264``."""
 
-    def __init__(self, path: Path, size: tuple[int, int], fps: float) -> None:
+    def __init__(self, path: Path, size: tuple[int, int], fps: float, h264_kbps: int = 0) -> None:
         self.folder = path.suffix == "" or path.is_dir()
         self.path = path
         self.n = 0
         self.writer: Any = None
         self.error: BaseException | None = None
+        self.raw = False
         if self.folder:
+            if h264_kbps:
+                raise ValueError("H.264 is written to an .mp4 file, not a folder of frames")
             path.mkdir(parents=True, exist_ok=True)
+            self.codec = "jpeg"
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fourcc = cv2.VideoWriter_fourcc(*("MJPG" if path.suffix.lower() == ".avi" else "mp4v"))
-            self.writer = cv2.VideoWriter(str(path), fourcc, fps, size)
-            if not self.writer.isOpened():
-                raise OSError(f"cannot write a video to {path}")
-        self.queue: queue.Queue[bytes | None] = queue.Queue(maxsize=8)
+            if h264_kbps and path.suffix.lower() != ".mp4":
+                raise ValueError(f"H.264 is written to an .mp4 file, not {path.suffix}")
+            if h264_kbps and ffmpeg_path() is None:
+                warnings.warn(
+                    "H.264 needs ffmpeg (apt-get install ffmpeg) and OpenCV here cannot write it: "
+                    f"writing {path.name} with mp4v instead",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+                h264_kbps = 0
+            if h264_kbps:
+                self.writer = H264Writer(path, size, fps, h264_kbps)
+                self.codec = "h264"
+                self.raw = True
+            else:
+                self.codec = "MJPG" if path.suffix.lower() == ".avi" else "mp4v"
+                fourcc = cv2.VideoWriter_fourcc(*self.codec)
+                self.writer = cv2.VideoWriter(str(path), fourcc, fps, size)
+                if not self.writer.isOpened():
+                    raise OSError(f"cannot write a video to {path}")
+        self.queue: queue.Queue[bytes | U8 | None] = queue.Queue(maxsize=8)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
@@ -761,14 +918,18 @@ class _Sink:
                 continue
             try:
                 if self.folder:
+                    assert isinstance(jpeg, bytes)
                     (self.path / f"frame_{n:05d}.jpg").write_bytes(jpeg)
+                elif self.raw:
+                    self.writer.write(jpeg)
                 else:
+                    assert isinstance(jpeg, bytes)
                     self.writer.write(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
             except BaseException as e:
                 self.error = e
             n += 1
 
-    def write(self, jpeg: bytes) -> None:
+    def write(self, jpeg: bytes | U8) -> None:
         if self.error is not None:
             raise self.error
         self.queue.put(jpeg)
@@ -778,7 +939,10 @@ class _Sink:
         self.queue.put(None)
         self.thread.join()
         if self.writer is not None:
-            self.writer.release()
+            try:
+                self.writer.release()
+            except OSError as e:
+                self.error = self.error or e
         if self.error is not None:
             raise self.error
 
@@ -796,25 +960,57 @@ def render_video(
     seed: int = 0,
     blur: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    players: int | None = None,
+    effects: Effects | Mapping[str, Any] | None = None,
+    crib_overlap: float | None = None,
+    pace: float = 1.0,
+    meta: Mapping[str, Any] | None = None,
 ) -> Truth:
     """Act out ``actions`` on a table seen from above and write the video to ``path`` (``.mp4``:
-    mp4v, ``.avi``: MJPG, a folder or a path without suffix: ``frame_00000.jpg`` ...), and the
-    ground truth to ``<path>.truth.json``; returns the truth.
+    mp4v, or H.264 with ``effects={"h264_kbps": ...}``; ``.avi``: MJPG; a folder or a path
+    without suffix: ``frame_00000.jpg`` ...), and the ground truth to ``<path>.truth.json``;
+    returns the truth.
 
     ``deck``: a :class:`Deck` or its name (default: the first held-out artwork deck, or the drawn
     style 7); ``card_width``: px (default 130 at 1280 px wide, scaled with ``size``); ``reset``:
     ``"keep"`` or ``"turn-down"`` for every ``reset`` action (None: each action's own ``mode``);
-    ``table``: ``"wood"`` or a kind of :func:`vision.synth.tables.table`; ``progress(done, total)``
-    is called after each frame. The same arguments give the same frames.
+    ``table``: ``"wood"`` (light or dark, drawn from the seed) or a kind of
+    :func:`vision.synth.tables.table` (``maple``, ``white_laminate``, ``wood_dark`` ...);
+    ``players``: 2, 3 or 4 seats laid out as :data:`LAYOUTS` (default: as many as the script
+    names, at least 2); ``effects``: real-camera effects (:class:`vision.synth.effects.Effects`
+    or its JSON mapping); ``crib_overlap``: each crib card of the show covers this share of the
+    one before (e.g. 1/3; default: about 60 %, a tight spread); ``pace``: scales the idle times
+    (0.6: a brisker game, shorter videos); ``meta``: more keys for the truth JSON;
+    ``progress(done, total)`` is called after each frame. The same arguments give the same frames.
+
+    >>> import tempfile, os
+    >>> acts = [{"do": "deal", "dealer": "D"}, {"do": "play", "seat": "A", "card": "5S"}]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     t = render_video(acts, os.path.join(d, "f"), deck=procedural_deck(7), size=(320, 180),
+    ...                      effects={"flicker": 0.1})
+    >>> t.to_json()["players"], t.to_json()["effects"]
+    (4, {'flicker': 0.1})
     """
     if reset not in (None, "keep", "turn-down"):
         raise ValueError(f"reset must be keep or turn-down, not {reset!r}")
+    players = players or players_of(actions)
+    if players not in LAYOUTS:
+        raise ValueError(f"a table of 2, 3 or 4 players, not {players}")
+    if crib_overlap is not None and not 0 < crib_overlap < 1:
+        raise ValueError(f"crib_overlap is a share of a card between 0 and 1, not {crib_overlap}")
+    if pace <= 0:
+        raise ValueError(f"pace must be above 0, not {pace}")
+    fx = Effects.from_json(effects)
     w, h = size
     deck = deck_by_name(deck) if isinstance(deck, str) else (deck or _default_deck())
     cw = float(card_width) if card_width is not None else 130.0 * w / 1280
     rng = np.random.default_rng(seed)
-    rend = _Renderer((w, h), deck, cw, table, rng, blur)
-    plan = _Planner((w, h), fps, cw, rend.aspect, reset, np.random.default_rng([seed, 1]))
+    camera = Camera(fx, (w, h), fps, seed) if fx.any else None
+    seats = list(LAYOUTS[players])
+    rend = _Renderer((w, h), deck, cw, table, rng, blur, seats, camera)
+    plan = _Planner(
+        (w, h), fps, cw, rend.aspect, reset, np.random.default_rng([seed, 1]), players, crib_overlap, pace
+    )
     plan.crib_offsets = rend.crib_offsets
     planned: list[tuple[Action, list[FrameSpec], list[str], list[dict[str, Any]]]] = []
     for a in actions:
@@ -823,7 +1019,26 @@ def render_video(
         planned.append((dict(a), frames, keys, snapshot))  # type: ignore[arg-type]
     total = sum(len(f) for _, f, _, _ in planned)
     out = Path(path)
-    sink = _Sink(out, (w, h), fps)
+    sink = _Sink(out, (w, h), fps, fx.h264_kbps)
+
+    def tq(key: str) -> list[list[float]]:
+        q = rend.quad(rend.pieces[key])
+        if camera is not None:
+            q = camera.quad(q)
+        return np.round(q, 1).tolist()
+
+    extra: dict[str, Any] = {
+        "players": players,
+        "centre": list(CENTRE_ZONE),
+        "seats": {s: list(LAYOUTS[players][s].zone) for s in seats},
+        "table_kind": rend.table_kind,
+        "codec": sink.codec,
+        "crib_overlap": crib_overlap,
+        "pace": pace,
+        "seed": seed,
+    }
+    extra.update(camera.to_json() if camera is not None else {"effects": {}})
+    extra.update(dict(meta or {}))
     truth = Truth(
         fps=fps,
         size=(w, h),
@@ -831,6 +1046,7 @@ def render_video(
         reset=reset or "per-action",
         frames=total,
         path=str(out) + ".truth.json",
+        extra=extra,
     )
     index = 0
     try:
@@ -850,16 +1066,18 @@ def render_video(
                             cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
                 frame = rend.still_table().copy()
                 covered = False
+                seen = False
                 for pose in spec.poses:
                     got = rend.hand(frame, pose)
                     if got is None:
                         continue
+                    seen = True
                     x0, y0, x1, y1, cov = got
                     if mask is None or not mask.any() or np.any((cov > 8) & (mask[y0:y1, x0:x1] > 0)):
                         covered = True
                 if still is None and i >= last_change and not covered:
                     still = index
-                sink.write(rend.finish(frame))
+                sink.write(rend.finish(frame, index, seen, raw=sink.raw))
                 index += 1
                 if progress is not None:
                     progress(index, total)
@@ -870,14 +1088,14 @@ def render_video(
                     "card": card,
                     "owner": owner,
                     "face_up": up,
-                    "quad": np.round(rend.quad(rend.pieces[key]), 1).tolist(),
+                    "quad": tq(key),
                 }
                 for key, card, owner, up in snapshot
                 if key in rend.pieces
             ]
             if keys and action["do"] in ("play", "starter", "crib"):
                 entry["placed"] = [
-                    {"card": rend.pieces[k].card, "quad": np.round(rend.quad(rend.pieces[k]), 1).tolist()}
+                    {"card": rend.pieces[k].card, "quad": tq(k)}
                     for k in keys
                     if k in rend.pieces
                 ]
@@ -891,7 +1109,7 @@ def render_video(
 # ----------------------------------------------------------------------------- command line
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m vision.synth.video --deal golden --reset turn-down --out /tmp/deal.mp4``"""
-    from vision.synth.deals import golden_script, random_script
+    from vision.synth.deals import game_script, golden_script, random_script
 
     ap = argparse.ArgumentParser(prog="python -m vision.synth.video", description=__doc__.split("\n")[0])
     ap.add_argument("--deal", choices=["golden", "random"], default="golden")
@@ -905,13 +1123,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--card-width", type=float, default=None)
     ap.add_argument("--table", default="wood")
-    ap.add_argument("--deals", type=int, default=1, help="with --deal random: how many deals")
+    ap.add_argument("--deals", type=int, default=1, help="with --deal random: how many deals (0: all)")
+    ap.add_argument("--settings", type=json.loads, default=None,
+                    help='with --deal random: the game\'s settings JSON, e.g. \'{"players": "Ann,Bob,Cat"}\'')
+    ap.add_argument("--effects", type=json.loads, default=None,
+                    help='real-camera effects JSON, e.g. \'{"low_light": 1, "h264_kbps": 1000}\'')
+    ap.add_argument("--crib-overlap", type=float, default=None, help="share of a crib card the next covers")
+    ap.add_argument("--pace", type=float, default=1.0, help="scales the idle times (0.6: brisker)")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
+    meta: dict[str, Any] = {}
     if args.deal == "golden":
         actions = golden_script(args.reset)
-    else:
+    elif args.settings is None and args.deals:
         actions = random_script(args.seed, args.reset, args.deals)
+    else:
+        game = game_script(args.settings or {"players": "Ann,Bob"}, args.seed, args.deals or None, args.reset)
+        actions, meta = game.actions, game.to_json()
     t0 = time.perf_counter()
     last = [0.0]
 
@@ -938,6 +1166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         table=args.table,
         seed=args.seed,
         progress=show,
+        effects=args.effects,
+        crib_overlap=args.crib_overlap,
+        pace=args.pace,
+        meta=meta,
     )
     print(truth.path)
     return 0

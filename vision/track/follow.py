@@ -372,6 +372,9 @@ class Follower:
         if phase == "deal":
             if s.zone == CENTRE:
                 return self._send({"type": "starter", "card": s.card}, s, state)
+            if s.zone in seats and any(f.kind == "starter" for f in self.flags):
+                self._held.append(({"type": "play", "seat": s.zone, "card": s.card}, s))  # after the starter
+                return state
             where = self._where_words(s.zone, state)
             return self._flag(s, "starter", f"a card in {self._where(s.zone)} before the starter is turned",
                               {"type": "starter", "card": s.card}, state=state,
@@ -403,9 +406,10 @@ class Follower:
         if s.card in _deal_cards(state):
             return None
         for flag in self.flags:
+            if flag.kind == "play" and not (flag.zone == s.zone and self._all_laid(s.zone, state)):
+                continue  # a card laid beside a flagged one is the seat's next play, not a re-reading
             if flag.kind in ("play", "starter", "crib") and flag.card != s.card \
-                    and _dist(flag.center, s.center) < HEAL * self._card_width() \
-                    and (flag.zone == s.zone or flag.kind != "play"):
+                    and _dist(flag.center, s.center) < HEAL * self._card_width():
                 try:
                     after = self._answer(flag, s.card, None)
                 except CribbageError as exc:
@@ -415,6 +419,15 @@ class Follower:
                 self._changed()
                 return after
         return None
+
+    def _all_laid(self, seat: str | None, state: dict[str, Any]) -> bool:
+        """Whether every card ``seat`` holds for the play is on the table: pegged, held behind a
+        flag or flagged (so a card read in its row now is one of those, read again)."""
+        hand = (state.get("hands") or {}).get(seat or "") or {}
+        left = int(hand.get("left") or 0)
+        waiting = sum(1 for event, _ in self._held if event.get("seat") == seat)
+        waiting += sum(1 for f in self.flags if f.kind == "play" and _seat_of(f) == seat)
+        return waiting >= left
 
     def _blocked(self) -> bool:
         """Whether a flag of the play or the starter waits for the players: the plays after it

@@ -389,7 +389,9 @@ class Follower:
             where = self._where_words(s.zone, state)
             return self._flag(s, "play", f"a card laid in {self._where(s.zone)}: whose is it?", None,
                               state=state, say=f"{_pretty(s.card)} laid in {where}: whose is it?")
-        if phase == "show" and s.zone == CENTRE:
+        if phase == "show" and (s.zone == CENTRE or state.get("next") == "crib"):
+            # every card the seats laid is on the table already: a new card now is the crib's,
+            # even where its spread reaches into a seat's zone
             if all(c != s.card for c, _ in self._crib):
                 self._crib.append((s.card, s))
                 self._crib_at = s.frame

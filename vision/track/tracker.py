@@ -75,6 +75,7 @@ OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
 CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1280 at the mount's height)
 CARD_ASPECT = 1.4  # a card's height over its width
+STILL_THERE = 0.7  # card widths: a card of a deal gone by read this near where it lay still lies there
 REVEALED = 0.45  # card widths: new paper centred this near a card read again is that card, uncovered
 CARD_SHARE = 0.18  # new face-up paper of this share of a card's area, unread, is a card in doubt
 SOLID_SHARE = 0.06  # and this share of a card in solid paper (a back's border and print are thin)
@@ -482,17 +483,22 @@ class Tracker:
                 self._slot(look, seen).add(seen)
 
     def _known(self, seen: Seen, changed: bool = False) -> TableCard | None:
-        """The card on the table that ``seen`` is (same name, same place), if any. Where the table
-        changed (``changed``), a card of a deal gone by is not it: the deck was shuffled since,
-        and the same card laid again near where it lay is a new card (the old one is dropped)."""
+        """The card on the table that ``seen`` is (same name, same place), if any. A card of a
+        deal gone by is it only where it lay (``STILL_THERE``): the deck was shuffled since, and
+        the same card laid again elsewhere is a new card (the old one is dropped)."""
         if seen.card is None:
             return None
+        width = self._card_width(self._size[0])
         for c in self.cards:
-            if c.card == seen.card and _dist(c.center, seen.center) < SAME_CARD * max(c.size, seen.size):
-                if changed and c.deal < self.deal:
-                    self.cards.remove(c)
-                    return None
+            if c.card != seen.card:
+                continue
+            if c.deal == self.deal and _dist(c.center, seen.center) < SAME_CARD * max(c.size, seen.size):
                 return c
+            if c.deal < self.deal:
+                if c.visible and _dist(c.center, seen.center) < STILL_THERE * width:
+                    return c  # still lying where it lay
+                self.cards.remove(c)
+                return None
         return None
 
     def _slot(self, look: _Look, seen: Seen) -> _Slot:
@@ -542,7 +548,7 @@ class Tracker:
         h, w = image.shape[:2]
         for c in self.cards:
             if id(c) not in look.seen_known and not c.named \
-                    and _well_inside(look.box, c.center, 0.6 * CARD * c.size, w, h):
+                    and _well_inside(look.box, c.center, 0.6 * self._card_width(w), w, h):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table

@@ -540,10 +540,19 @@ class _Planner:
 
     def _show(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         seat = str(a["seat"]).upper()
+        laid = {self.pieces[k].card for k in self.rows[seat]}
+        # cards of the hand never played (the five-card game's play stops at the first go) are
+        # laid face up at the end of the seat's row for the show, one by one
+        kept: list[FrameSpec] = []
+        for card in [str(c) for c in a.get("cards", []) if str(c) not in laid]:
+            frames, _ = self._play({"seat": seat, "card": card})
+            kept += frames
         keys = list(self.rows[seat])
         if not keys:
             return self.idle(0.5), []
         down = [k for k in keys if not self.pieces[k].up]
+        if kept and not down:
+            return kept, keys
         if down:
             frames = self.sweep(seat, down, lambda k: [("up", k)], each=0.35)
             for k in down:
@@ -553,7 +562,7 @@ class _Planner:
             d = self.direction(seat, (mid.x, mid.y))
             at = (mid.x - d[0] * 0.75 * self.ch, mid.y - d[1] * 0.75 * self.ch)
             frames = self.track(seat, [Stop(at, self.u(0.5, 0.7), 0.4)])
-        return frames + self.idle(self.u(0.6, 1.0)), keys
+        return kept + frames + self.idle(self.u(0.6, 1.0)), keys
 
     def _crib(self, a: Action) -> tuple[list[FrameSpec], list[str]]:
         cards = [str(c) for c in a.get("cards", [])]

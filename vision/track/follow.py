@@ -156,6 +156,7 @@ class Follower:
         self._crib_at = -1  # the frame the last crib card was read
         self._held: list[tuple[dict[str, Any], Sighting]] = []  # plays waiting behind a flag
         self._sent_at: dict[str, tuple[float, float]] = {}  # where the camera saw each card of this deal
+        self._shown: dict[str, list[str]] = {}  # cards turned up for the show that were never played
         self._lock = threading.RLock()
         self._deal_key: tuple[Any, Any] | None = None
         self._last_status: str | None = None
@@ -295,6 +296,7 @@ class Follower:
             self._crib = []
             self._held = []
             self._sent_at = {}
+            self._shown = {}
             self.flags = []  # a deal gone by is fixed from the Fix tab, not from the camera's doubts
         self._deal_key = key
 
@@ -397,6 +399,10 @@ class Follower:
                 self._crib_at = s.frame
                 self._last = {"card": s.card, "say": f"{_pretty(s.card)} in the crib", "frame": s.frame}
             return state
+        if phase == "show" and s.zone in seats \
+                and self._unplayed(s.zone, state) > len(self._shown.get(s.zone, [])):
+            self._shown.setdefault(s.zone, []).append(s.card)  # a card of the hand never played
+            return self._shows(state, s.frame)
         where = self._where_words(s.zone, state)
         return self._flag(s, "play", f"a new card in {self._where(s.zone)} during the {phase}", None,
                           state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
@@ -421,6 +427,12 @@ class Follower:
                 self._changed()
                 return after
         return None
+
+    def _unplayed(self, seat: str | None, state: dict[str, Any]) -> int:
+        """Cards ``seat`` kept but never laid (the five-card game's play stops at the first go)."""
+        if state.get("phase") != "show":
+            return 0
+        return int(((state.get("hands") or {}).get(seat or "") or {}).get("left") or 0)
 
     def _all_laid(self, seat: str | None, state: dict[str, Any]) -> bool:
         """Whether every card ``seat`` holds for the play is on the table: pegged, held behind a
@@ -514,6 +526,9 @@ class Follower:
         try:
             after = self.game.apply({**event, "seen": seen})
         except CribbageError as exc:
+            closed = self._closing_go(event, s, state)
+            if closed is not None:
+                return closed
             what = "the starter" if event["type"] == "starter" else self._where_words(s.zone, state)
             self._flag(s, event["type"], f"the game refuses it: {exc}", event, crop=crop, state=state,
                        say=f"{_pretty(s.card)} in {what}: the rules refuse it ({exc}). Which card is it?")
@@ -522,6 +537,32 @@ class Follower:
         self._sent_at[s.card] = s.center
         self._last = self._last_words(event, s.frame, after)
         return after
+
+    def _closing_go(self, event: dict[str, Any], s: Sighting, state: dict[str, Any]) -> dict[str, Any] | None:
+        """The five-card game's play stops at the first go, which no card shows: a card laid
+        that cannot follow the count is a card of the hand turned up for the show, so every seat
+        to play said go. Returns the state after those goes (the card kept for its seat's show),
+        or None where the card is not such a one."""
+        if state.get("variant") != "five-card" or event.get("type") != "play":
+            return None
+        count = int(state.get("count") or 0)
+        if count + _value(event["card"]) <= 31:
+            return None
+        after = state
+        for _ in range(len(state.get("players") or [])):
+            if after.get("phase") != "play":
+                break
+            go = {"type": "go", "seat": after.get("next"), "seen": {"frame": s.frame}}
+            try:
+                after = self.game.apply(go)
+            except CribbageError as exc:
+                log.info("camera: the closing go was refused: %s", exc)
+                return None
+            self.applied.append(Applied(go, s.frame, None, after))
+        if after.get("phase") != "show":
+            return None
+        self._shown.setdefault(str(event["seat"]), []).append(event["card"])
+        return self._shows(after, s.frame)
 
     def _flag(self, s: Sighting, kind: str, reason: str, event: dict[str, Any] | None,
               crop: str | None = None, *, state: dict[str, Any], say: str = "",
@@ -599,6 +640,12 @@ class Follower:
             if not laid or not set(laid) <= up:
                 return state
             event = {"type": "show", "seat": nxt, "seen": {"frame": number}}
+            unplayed = self._unplayed(nxt, state)
+            if unplayed:  # the five-card game: cards left in hand when the play stopped
+                extra = self._shown.get(str(nxt), [])
+                if len(extra) < unplayed:
+                    return state
+                event["cards"] = [*laid, *extra[:unplayed]]
             try:
                 state = self.game.apply(event)
             except CribbageError as exc:
@@ -688,6 +735,11 @@ class Follower:
                 self.on_change()
             except Exception:  # a listener's failure must not stop the camera
                 log.exception("camera listener failed")
+
+
+def _value(card: str) -> int:
+    """A card's value in the count: ``"KD"`` → 10, ``"5S"`` → 5, ``"AH"`` → 1."""
+    return parse_card(card).value
 
 
 def _seat_of(flag: Flag) -> str | None:

@@ -75,6 +75,7 @@ OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
 CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1280 at the mount's height)
 CARD_ASPECT = 1.4  # a card's height over its width
+LONGEST = 1.25  # card heights: new paper longer than this is no single card
 STILL_THERE = 0.7  # card widths: a card of a deal gone by read this near where it lay still lies there
 REVEALED = 0.45  # card widths: new paper centred this near a card read again is that card, uncovered
 CARD_SHARE = 0.18  # new face-up paper of this share of a card's area, unread, is a card in doubt
@@ -437,6 +438,9 @@ class Tracker:
                    for cx, cy in here):
                 continue  # a card laid or turned up here in this look
             mine = labels[ys, xs] == k
+            (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs[mine], ys[mine]]).astype(np.float32))
+            if max(rw, rh) > LONGEST * card_w * CARD_ASPECT:
+                continue  # longer than a card: a hand's or an arm's shadow gone from a pale table
             mid = (float(xs[mine].mean() + 0.5) * fx, float(ys[mine].mean() + 0.5) * fy)
             if any(_dist(mid, c) < REVEALED * card_w * fx for c in again):
                 continue  # a card read here before, uncovered again (a hand or an arm lay over it)

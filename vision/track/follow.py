@@ -131,7 +131,8 @@ def _pretty(card: str | None) -> str:
     return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(card[1], card[1])
 
 
-CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
+CRIB_WAIT = 10  # frames after the last crib card read before a crib short of four is flagged
+REREAD = 15  # frames: a card read this soon after a flag where it lies is the flagged card, read at last
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
 
 
@@ -414,7 +415,9 @@ class Follower:
         if s.card in _deal_cards(state):
             return None
         for flag in self.flags:
-            if flag.kind == "play" and not (flag.zone == s.zone and self._all_laid(s.zone, state)):
+            again = (self._all_laid(s.zone, state) or not self.tracker.moved_since(flag.center, flag.frame)
+                     or s.settled - flag.frame <= REREAD)
+            if flag.kind == "play" and not (flag.zone == s.zone and again):
                 continue  # a card laid beside a flagged one is the seat's next play, not a re-reading
             if flag.kind in ("play", "starter", "crib") and flag.card != s.card \
                     and _dist(flag.center, s.center) < HEAL * self._card_width():

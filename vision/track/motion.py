@@ -53,12 +53,22 @@ def small_grey(image: npt.NDArray[np.uint8], width: int = SMALL_WIDTH) -> Grey:
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
-def _moving(a: Grey, b: Grey) -> npt.NDArray[np.bool_]:
-    """Pixels that changed by more than ``MOVE_LEVEL`` (an even change of the light, such as an
-    exposure step, is taken out first)."""
+def _difference(a: Grey, b: Grey) -> npt.NDArray[np.int16]:
+    """``a - b`` with changes of the light taken out: an even change (an exposure step) and
+    bands across the picture (a mains lamp's flicker, caught row by row by a rolling shutter).
+    A card or a hand changes a part of a row; the light changes all of it.
+
+    >>> a = np.full((4, 40), 100, np.uint8); b = a.copy(); b[1] += 30; b[2, 5:9] = 200
+    >>> np.abs(_difference(b, a)).max(axis=1).tolist()
+    [0, 0, 100, 0]
+    """
     diff = a.astype(np.int16) - b.astype(np.int16)
-    diff -= int(np.median(diff))
-    return np.abs(diff) > MOVE_LEVEL
+    return diff - np.median(diff, axis=1, keepdims=True).astype(np.int16)
+
+
+def _moving(a: Grey, b: Grey) -> npt.NDArray[np.bool_]:
+    """Pixels that changed by more than ``MOVE_LEVEL`` (with the light's changes taken out)."""
+    return np.abs(_difference(a, b)) > MOVE_LEVEL
 
 
 class MotionMap:
@@ -99,8 +109,7 @@ def changed_boxes(before: Grey, after: Grey, ignore: list[Box] | None = None,
     """Boxes (small pixels) round each place where ``after`` differs from ``before``, leaving out
     the boxes in ``ignore`` (being read already) and, with ``known``, where ``before`` holds
     nothing yet (:func:`unread_tiles` gives those)."""
-    diff = cv2.absdiff(before, after)
-    mask = (diff > CHANGE_LEVEL).astype(np.uint8)
+    mask = (np.abs(_difference(after, before)) > CHANGE_LEVEL).astype(np.uint8)
     for x0, y0, x1, y1 in ignore or []:
         mask[y0:y1, x0:x1] = 0
     if known is not None:

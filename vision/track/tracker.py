@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -75,8 +76,9 @@ OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
 CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1280 at the mount's height)
 CARD_ASPECT = 1.4  # a card's height over its width
+FLICKER = 0.03  # rows this much brighter or darker than over the last frames: a lamp's flicker
 LONGEST = 1.25  # card heights: new paper longer than this is no single card
-STILL_THERE = 0.7  # card widths: a card of a deal gone by read this near where it lay still lies there
+STILL_THERE = 1.0  # card widths: a card of a deal gone by read this near where it lay still lies there
 REVEALED = 0.45  # card widths: new paper centred this near a card read again is that card, uncovered
 CARD_SHARE = 0.18  # new face-up paper of this share of a card's area, unread, is a card in doubt
 SOLID_SHARE = 0.06  # and this share of a card in solid paper (a back's border and print are thin)
@@ -237,6 +239,7 @@ class Tracker:
         self._colour: tuple[int, npt.NDArray[np.uint8]] | None = None  # this frame's small colour copy
         self._white: tuple[float, npt.NDArray[np.float32]] | None = None  # paper's level and tint
         self.expect: tuple[str, ...] = ()  # zones read first when several places wait (the game's guess)
+        self._rows: deque[npt.NDArray[np.float32]] = deque(maxlen=9)  # each row's level, recent frames
         self.restarted = False  # frame numbers began again (or the size changed): a source come back
 
     # -- what the game tells it ----------------------------------------------------------------
@@ -259,6 +262,20 @@ class Tracker:
         self._paper_ref = None
         self._looks = []
         self.motion = MotionMap(window=2)
+
+    def moved_since(self, at: tuple[float, float], frame: int) -> bool:
+        """Whether anything moved within a third of a card of ``at`` (frame pixels) after
+        ``frame``: a hand that came by (and may have laid a card there)."""
+        last = self.motion.last_moved
+        if last is None or self._size[0] == 0:
+            return True
+        w, h = self._size
+        sx, sy = last.shape[1] / w, last.shape[0] / h
+        r = self._card_width(w) / 3
+        x0, x1 = int((at[0] - r) * sx), int(np.ceil((at[0] + r) * sx))
+        y0, y1 = int((at[1] - r) * sy), int(np.ceil((at[1] + r) * sy))
+        part = last[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
+        return bool(part.size) and int(part.max()) > frame
 
     def visible(self, zone: str | None = None) -> list[TableCard]:
         """The cards of this deal seen face up at their last reading (in ``zone``, if given)."""
@@ -287,6 +304,7 @@ class Tracker:
         small = small_grey(lores if lores is not None else image)
         if self._reference is None or self._reference.shape != small.shape:
             self._paper_ref = self._paper_now(image, number, small.shape)
+        self._rows.append(np.median(small, axis=1).astype(np.float32))
         share = self.motion.update(small, number)
         self.status = "hand over the table" if share > MOVE_SHARE else "watching"
         self._start_looks(small, number, (w, h))
@@ -311,6 +329,22 @@ class Tracker:
                 self._settle_reference(look, small, image, number)
                 self._looks.remove(look)
         return out
+
+    def _steady(self, image: BGR, y0: int, y1: int, x0: int, x1: int) -> BGR:
+        """The window ``image[y0:y1, x0:x1]`` with a mains lamp's flicker bands taken out: each
+        row brought back to its brightness over the last frames (the bands move from frame to
+        frame, so their median over time is the light without them)."""
+        window = np.ascontiguousarray(image[y0:y1, x0:x1])
+        if len(self._rows) < 3:
+            return window
+        now = self._rows[-1]
+        steady = np.median(np.stack(self._rows), axis=0)
+        gain = steady / np.maximum(now, 1.0)
+        if float(np.max(np.abs(gain - 1))) < FLICKER:
+            return window
+        h = image.shape[0]
+        rows = np.interp((np.arange(y0, y1) + 0.5) * len(gain) / h - 0.5, np.arange(len(gain)), gain)
+        return np.clip(window * rows[:, None, None], 0, 255).astype(np.uint8)
 
     def _urgency(self, look: _Look, number: int) -> tuple[int, int]:
         """The order looks are read in: those begun (their next reading soonest lost), then those
@@ -470,7 +504,7 @@ class Tracker:
     def _read(self, look: _Look, image: BGR) -> None:
         look.reads += 1
         for x0, y0, x1, y1 in [look.box]:
-            cards, doubts = self.reader(np.ascontiguousarray(image[y0:y1, x0:x1]))
+            cards, doubts = self.reader(self._steady(image, y0, y1, x0, x1))
             for seen in cards + doubts:
                 cx, cy = seen.center[0] + x0, seen.center[1] + y0
                 inner = _inside_any(look.places, cx, cy)

@@ -112,3 +112,32 @@ def test_a_card_the_reader_misses_is_flagged_the_game_waits_and_ends_exact(
     want, scores = expected()
     assert [key(e) for _, e in got["applied"]] == want
     assert got["state"]["scores"] == scores
+
+
+def test_a_camera_that_starts_again_mid_game_never_plays_an_earlier_deal(tmp_path: Path) -> None:
+    """``crib serve`` killed in the second deal and started again replays the video from its
+    first frame: the first deal's cards must not be played into the second; once the table shows
+    the second deal again, the camera goes on and the game ends exact."""
+    path, _truth = golden_video(reset="turn-down")
+    store = GameStore(str(tmp_path / "games.sqlite3"))
+    game_id = store.new_game({"players": "Ann,Bob"})
+    game = StoreGame(store, game_id)
+    events = golden_events(with_go=False)
+    deal_2 = next(i for i, e in enumerate(events) if e["type"] == "starter" and e["card"] == "5S")
+    for e in events[:deal_2 + 3]:  # through the second deal's starter and its first two plays
+        game.apply(e)
+    before = game.state()
+    follower = Follower(StoreGame(store, game_id), Tracker(Zones.default(2)))  # a new process
+    source = source_for_path(path)
+    source.open()
+    while (frame := source.read()) is not None:
+        follower.feed(frame.image, frame.number)
+        state = follower.game.state()
+        assert state["deal"] == before["deal"] or state["phase"] == "deal"
+    source.close()
+    first_deal = {e.get("card") for e in events[:deal_2]} - {None}  # none of them is dealt again
+    sent = [a.event for a in follower.applied]
+    assert not [e for e in sent if e.get("card") in first_deal or set(e.get("cards", ())) & first_deal]
+    want, scores = expected()
+    assert [key(e) for e in [*events[1:deal_2 + 3], *sent]] == want
+    assert follower.game.state()["scores"] == scores

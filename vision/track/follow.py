@@ -132,6 +132,7 @@ def _pretty(card: str | None) -> str:
 
 
 CRIB_WAIT = 10  # frames after the last crib card read before a crib short of four is flagged
+RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
 REREAD = 15  # frames: a card read this soon after a flag where it lies is the flagged card, read at last
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
 
@@ -326,12 +327,14 @@ class Follower:
         return False
 
     def _still_lying(self) -> list[Sighting]:
-        """The cards read before the table showed the game's deal that still lie where they were
-        read (laid while the camera was away); the others were another deal's, and are let go."""
+        """The cards read just before the table showed the game's deal (within ``RESYNC`` frames:
+        the same look at the whole table) that still lie where they were read, laid while the
+        camera was away; the others were another deal's, and are let go."""
         keep = []
         lying = self.tracker.visible()
         for s in self._before_sync:
-            if any(c.card == s.card and c.center == s.center for c in lying):
+            recent = self._number - s.frame <= RESYNC  # read with the table that shows the deal
+            if recent and any(c.card == s.card and c.center == s.center for c in lying):
                 keep.append(s)
             else:
                 self.tracker.unlay(s.card, s.center)

@@ -131,7 +131,7 @@ def _pretty(card: str | None) -> str:
     return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(card[1], card[1])
 
 
-CRIB_WAIT = 10  # frames after the last crib card read before a crib short of four is flagged
+CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
 RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
 REREAD = 15  # frames: a card read this soon after a flag where it lies is the flagged card, read at last
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for

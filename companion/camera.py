@@ -16,6 +16,7 @@ read again, and what the game already holds is not sent twice.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 import time
@@ -28,6 +29,21 @@ from companion.tracking import CropFolder
 log = logging.getLogger("companion.camera")
 
 ZONES_FILE = "zones.json"  # the zones set on the page, in the data folder
+
+
+def load_zones_file(path: Path) -> Any:
+    """The zones in ``--zones FILE``; raises :class:`vision.track.ZonesError` naming the file when
+    it is missing, not JSON or not zones (``crib serve`` stops at start: exit 2, one line)."""
+    from vision.track import Zones, ZonesError
+
+    p = Path(path)
+    if not p.is_file():
+        raise ZonesError(f"--zones {p}: no such file")
+    try:
+        return Zones.load(p)
+    except ZonesError as exc:
+        message = str(exc)
+        raise ZonesError(message if str(p) in message else f"--zones {p}: {message}") from None
 
 
 class CompanionGame:
@@ -47,12 +63,16 @@ class CompanionGame:
 class CameraService:
     """Follows the companion's newest game from the frame source ``spec``.
 
-    The zones are the data folder's (``zones.json``, ``zones-3.json``, ``zones-4.json``: one for
-    each size of table, set on the page) or ``zones_path`` (``--zones FILE``) for its own size;
-    ``realtime`` paces a video at its own frame rate; ``loop`` replays a video from the start when
-    it ends, in a new game (the demo; ``new_game`` starts it). ``tell(status)`` is called whenever
-    what the page shows of the camera changes. ``make_source``, ``reader`` and ``backoff`` replace
-    the source the spec names, the card reader and the retry delays (for tests).
+    Each size of table has its own zones: the data folder's ``zones.json``, ``zones-3.json``,
+    ``zones-4.json`` (set on the page), or ``zones_path`` (``--zones FILE``, checked at start) for
+    its own size. Which wins: zones saved on the page this run, then ``--zones FILE``, then the
+    data folder's file, then the table protocol's default; so the operator's file is in use again
+    at every start, and the page never writes it. Zones for another size than the game being
+    followed are kept for that size, never applied to it. ``realtime`` paces a video at its own
+    frame rate; ``loop`` replays a video from the start when it ends, in a new game (the demo;
+    ``new_game`` starts it). ``tell(status)`` is called whenever what the page shows of the camera
+    changes. ``make_source``, ``reader`` and ``backoff`` replace the source the spec names, the
+    card reader and the retry delays (for tests).
     """
 
     def __init__(self, companion: Any, spec: str, data_dir: Path, *, zones_path: Path | None = None,
@@ -62,12 +82,14 @@ class CameraService:
                  make_source: Callable[[], Any] | None = None, reader: Any = None,
                  backoff: tuple[float, float] = (0.5, 10.0)) -> None:
         from vision.camera import Capture, open_source
-        from vision.track import Follower, Tracker, Zones
+        from vision.track import Follower, Tracker
 
         self.companion = companion
         self.spec = spec
         self.data_dir = Path(data_dir)
         self.zones_override = zones_path
+        self.operator_zones = None if zones_path is None else load_zones_file(zones_path)
+        self._page_zones: dict[int, Any] = {}  # zones saved on the page this run, by size of table
         self.crops = CropFolder(data_dir)
         self.new_game = new_game
         self.tell = tell
@@ -76,11 +98,8 @@ class CameraService:
 
             def make_source() -> Any:
                 return open_source(spec)
-        players = 2
         latest = companion.latest_game()
-        if latest is not None:
-            players = len(companion.state(latest).get("players") or [None, None])
-        self.zones = Zones.load(self._zones_path(players), players)
+        self.zones = self._zones_of_size(2 if latest is None else self._players(latest))
         self._lock = threading.RLock()
         self._tracker = Tracker(self.zones, reader=reader)
         self._follower_cls = Follower
@@ -88,44 +107,52 @@ class CameraService:
         self._game_id: int | None = None
         self._ended = False
         self._stop = threading.Event()
+        self._retell = threading.Event()  # the game moved (by hand too): what the camera expects changed
         self.capture = Capture(make_source, realtime=realtime, loop=loop, backoff=backoff,
                                on_status=self._camera_changed)
         self._thread = threading.Thread(target=self._run, name="tracker", daemon=True)
         self._was_lost = False
         self.latency: list[tuple[int, str, float]] = []  # (frame, event type, when applied): the benchmark's
+        if callable(getattr(companion, "add_listener", None)):
+            companion.add_listener(self._game_changed)
 
     @staticmethod
     def zones_file(data_dir: Path, players: int = 2) -> Path:
         """Where the page's zones for a table of ``players`` are kept in a data folder."""
         return Path(data_dir) / (ZONES_FILE if players == 2 else f"zones-{players}.json")
 
-    def _zones_path(self, players: int) -> Path:
-        """The zones file for ``players``: ``--zones FILE`` for its own table, else the data
-        folder's."""
-        if self.zones_override is not None:
-            try:
-                from vision.track import Zones
+    def _players(self, game_id: int) -> int:
+        return len(self.companion.state(game_id).get("players") or [None, None])
 
-                if Zones.load(self.zones_override).players == players:
-                    return self.zones_override
-            except Exception:  # a broken file is reported when it is loaded
-                pass
-        return self.zones_file(self.data_dir, players)
+    def _zones_of_size(self, players: int) -> Any:
+        """The zones for a table of ``players``: the page's of this run, ``--zones FILE``, the data
+        folder's file, the default; never zones for another size."""
+        from vision.track import Zones, ZonesError
+
+        if players in self._page_zones:
+            return self._page_zones[players]
+        if self.operator_zones is not None and self.operator_zones.players == players:
+            return self.operator_zones
+        path = self.zones_file(self.data_dir, players)
+        try:
+            zones = Zones.load(path, players)
+        except ZonesError as exc:
+            log.warning("camera: %s; the default zones are used", exc)
+            return Zones.default(players)
+        if zones.players != players:
+            log.warning("camera: %s holds zones for %d players, not %d; the default zones are used",
+                        path, zones.players, players)
+            return Zones.default(players)
+        return zones
 
     def _zones_for(self, game_id: int | None) -> None:
         """The zones of the table of game ``game_id`` (its number of players)."""
-        from vision.track import Zones, ZonesError
-
         if game_id is None:
             return
-        players = len(self.companion.state(game_id).get("players") or [None, None])
+        players = self._players(game_id)
         if players == self.zones.players:
             return
-        try:
-            self.zones = Zones.load(self._zones_path(players), players)
-        except ZonesError as exc:
-            log.warning("camera: %s; the default zones are used", exc)
-            self.zones = Zones.default(players)
+        self.zones = self._zones_of_size(players)
         self._tracker.zones = self.zones
 
     # -- running ---------------------------------------------------------------------------
@@ -156,6 +183,9 @@ class CameraService:
         last_number = -1
         while not self._stop.is_set():
             frame = self.capture.wait_frame(seq, timeout=0.5)
+            if self._retell.is_set():  # told from this thread, never from the one applying the event
+                self._retell.clear()
+                self._tracker_changed()
             if frame is None:
                 continue
             seq = getattr(frame, "seq", seq + 1)
@@ -183,6 +213,9 @@ class CameraService:
     # -- the page's side -------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
+        """The camera's status for the page: the capture's, the tracker's, the flagged readings,
+        ``expect`` (what the camera waits for, in players' words) and ``last`` (the last card
+        read) when the follower says them, and the zones in use."""
         camera = self.capture.status()
         with self._lock:
             follow = self._follower.status() if self._follower is not None else {
@@ -191,27 +224,47 @@ class CameraService:
         if camera.get("state") in ("lost", "ended", "stopped") and tracker != "waiting for a confirmation":
             tracker = "paused"
         return {**camera, "tracker": tracker, "flagged": follow["flagged"], "game": self._game_id,
+                "expect": follow.get("expect"), "last": follow.get("last"),
                 "zones": self.zones.to_json()}
 
     def snapshot(self) -> bytes | None:
         return self.capture.snapshot_jpeg()  # type: ignore[no-any-return]
 
     def set_zones(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Check and keep zones set on the page: written to the data folder's file for their size
+        (never to ``--zones FILE``) and used for that size for the rest of the run. They are used
+        now only when the game being followed has that many players (``in_use`` in the answer);
+        zones for another size wait for a game of that size."""
         from vision.track import Zones
 
         zones = Zones.from_json(data)
-        zones.save(self._zones_path(zones.players))
+        zones.save(self.zones_file(self.data_dir, zones.players))
+        latest = self.companion.latest_game()
+        players_now = self.zones.players if latest is None else self._players(latest)
         with self._lock:
-            self.zones = zones
-            self._tracker.zones = zones
+            self._page_zones[zones.players] = zones
+            in_use = zones.players == players_now
+            if in_use and zones.players == self.zones.players:
+                self.zones = zones
+                self._tracker.zones = zones
         self._tracker_changed()
-        return zones.to_json()
+        return {**zones.to_json(), "in_use": in_use}
 
-    def resolve(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+    def resolve(self, flag_id: int, action: str, card: str | None = None,
+                seat: str | None = None) -> dict[str, Any]:
+        """Answer a flagged reading (see :meth:`vision.track.Follower.resolve`); ``seat`` says whose
+        card a card in the centre or in no zone is."""
         with self._lock:
             if self._follower is None:
                 raise KeyError(flag_id)
-            return self._follower.resolve(flag_id, action, card)  # type: ignore[no-any-return]
+            if seat is None:
+                return self._follower.resolve(flag_id, action, card)  # type: ignore[no-any-return]
+            if "seat" not in inspect.signature(self._follower.resolve).parameters:
+                from cribbage.errors import CribbageError
+
+                raise CribbageError("this camera cannot be told whose card it is yet: "
+                                    "play it from the Play tab")
+            return self._follower.resolve(flag_id, action, card, seat=seat)  # type: ignore[no-any-return]
 
     def confirm(self) -> dict[str, Any] | None:
         """The board's next/confirm button: accept the oldest flagged reading."""
@@ -228,6 +281,12 @@ class CameraService:
             self._was_lost = True
             log.warning("camera %s lost: %s", self.spec, status.get("error"))
         self._tracker_changed()
+
+    def _game_changed(self, topic: str, data: dict[str, Any]) -> None:
+        """A companion listener: a change to the game followed (by the camera or by hand) may
+        change what the camera expects; the tracker thread tells the page."""
+        if topic == "state" and data.get("game_id") == self._game_id:
+            self._retell.set()
 
     def _tracker_changed(self) -> None:
         if self.tell is not None:

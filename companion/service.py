@@ -381,10 +381,11 @@ class Companion:
             raise CribbageError("no camera: start crib serve --camera SPEC")
         return self.camera.set_zones(zones)
 
-    def resolve_flag(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+    def resolve_flag(self, flag_id: int, action: str, card: str | None = None,
+                     seat: str | None = None) -> dict[str, Any]:
         if self.camera is None:
             raise KeyError(flag_id)
-        return self.camera.resolve(flag_id, action, card)
+        return self.camera.resolve(flag_id, action, card, seat)
 
     def camera_crop(self, name: str) -> bytes | None:
         from companion.tracking import CropFolder

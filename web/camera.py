@@ -25,7 +25,7 @@ from cribbage.errors import CribbageError, RuleError
 from web.api import body_object
 from web.errors import ApiError
 from web.ports import CameraPort, camera_of
-from web.words import enrich
+from web.words import enrich, name_seats, refusal_words, zones_words
 
 bp = Blueprint("camera", __name__, url_prefix="/api/camera")
 
@@ -120,14 +120,31 @@ def get_zones() -> Response:
     return jsonify(camera().camera_zones())
 
 
+def game_state(status: dict[str, Any]) -> dict[str, Any] | None:
+    """The state of the game the camera feeds (the newest game until its first frame; None
+    before a game): its seats and the names the page says."""
+    table = current_app.extensions["crib"].table
+    game = status.get("game")
+    if not isinstance(game, int) or isinstance(game, bool):
+        game = table.latest_game()
+    if game is None:
+        return None
+    try:
+        return table.state(game)  # type: ignore[no-any-return]
+    except CribbageError:
+        return None
+
+
 @bp.put("/zones")
 def put_zones() -> Response:
-    status_or_404()
+    """Check and save the zones. Zones for another size of table than the game in progress are
+    kept for that size (``in_use: false``) and leave the zones in use alone."""
+    status = status_or_404()
     zones = body_object()
     try:
         saved = camera().set_camera_zones(zones)
     except CribbageError as exc:
-        raise ApiError(400, str(exc)) from exc
+        raise ApiError(400, zones_words(str(exc), game_state(status))) from exc
     except (TypeError, AttributeError) as exc:  # a shape the zones check missed
         raise ApiError(400, f"zones not understood ({exc})") from exc
     return jsonify(saved)
@@ -135,7 +152,8 @@ def put_zones() -> Response:
 
 @bp.post("/flagged/<int:flag_id>")
 def resolve(flag_id: int) -> Response:
-    """Settle a flagged reading: accept it as read, fix its card, or dismiss it."""
+    """Settle a flagged reading: accept it as read, fix its card, or dismiss it; ``seat`` says
+    whose card it is (a card in the centre or in no zone)."""
     status = status_or_404()
     data = body_object()
     action = data.get("action")
@@ -146,14 +164,26 @@ def resolve(flag_id: int) -> Response:
         if not isinstance(data.get("card"), str):
             raise ApiError(400, 'a fix needs the "card" it really is, like "5C"')
         card = str(parse_card(data["card"]))  # CardError: 400
+    seat = data.get("seat")
+    if seat is not None:
+        players = [p for p in (game_state(status) or {}).get("players") or [] if isinstance(p, dict)]
+        seats = [str(p.get("seat")) for p in players]
+        if not isinstance(seat, str) or seat not in seats:
+            who = ", ".join(f'"{p.get("seat")}" for {p.get("name")}' for p in players)
+            raise ApiError(400, f'whose card is it? "seat" is one of the players: {who}' if who else
+                           "whose card is it? there is no game to play it in")
     try:
-        state = camera().resolve_flag(flag_id, action, card)
+        # the seat only when given: a camera from before seats answers without it
+        port = camera()
+        state = (port.resolve_flag(flag_id, action, card) if seat is None or action == "dismiss" else
+                 port.resolve_flag(flag_id, action, card, seat=seat))
     except KeyError as exc:
         raise ApiError(404, f"no flagged reading {flag_id}") from exc
-    except RuleError as exc:
-        raise ApiError(422, str(exc), rule=exc.rule) from exc
+    except RuleError as exc:  # in players' words, names not seat letters, as for .../events
+        raise ApiError(422, refusal_words(str(exc), game_state(status), exc.rule), rule=exc.rule,
+                       detail=str(exc)) from exc
     except CribbageError as exc:
-        raise ApiError(400, str(exc)) from exc
+        raise ApiError(400, name_seats(str(exc), game_state(status))) from exc
     game = state.get("game") if state else status.get("game")
     return jsonify(game_id=game, state=enrich(state) if state else {})
 

@@ -83,11 +83,21 @@ class CameraPort(Protocol):
          "error": str | None, "retries": int, "frames": int, "fps": float | None,
          "tracker": "watching" | "hand over the table" | "waiting for a confirmation" | "paused",
          "game": int | None,                       # the game the camera feeds
+         "expect": "Bob to play" | None,           # what the camera waits for, players' words
+         "last": {"card": "QH", "say": "Q♥ played by Bob", "frame": 123} | None,  # the last card read
          "flagged": [{"id": 3, "frame": 412, "zone": "A", "card": "5S" | None,
                       "confidence": 0.41, "likely": ["5S", "5C", "6S"], "reason": "...",
                       "crop": "crops/000412-A.jpg",
-                      "event": {"type": "play", "seat": "A", "card": "5S"} | None}],
+                      "event": {"type": "play", "seat": "A", "card": "5S"} | None,
+                      "kind": "starter" | "play" | "crib" | "crib-all",
+                      "say": "A card in Ann's row I can't read",     # the flag in players' words
+                      "choices": [{"label": "Ann's card", "action": "accept", "seat": "A"},
+                                  {"label": "It's 5♣", "action": "fix", "card": "5C"}, ...]}],
          "zones": ZONES}
+
+    ``expect``, ``last`` and a flag's ``kind``, ``say`` and ``choices`` come from the follower
+    (:mod:`vision.track.follow`); the page copes without them (its own words from the game's
+    state, with names, never seat letters).
 
     Zones are fractions of the frame ``[x0, y0, x1, y1]``; the centre wins where it overlaps a
     seat: ``{"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
@@ -109,13 +119,18 @@ class CameraPort(Protocol):
     def camera_zones(self) -> dict[str, Any]: ...
 
     def set_camera_zones(self, zones: dict[str, Any]) -> dict[str, Any]:
-        """Check and save ``zones``; return them as saved. Raise ``CribbageError`` (a message
-        for the player) when they are not zones."""
+        """Check and save ``zones``; return them as saved, with ``"in_use": false`` when they are
+        for another size of table than the game in progress (kept for that size; the zones in
+        use are untouched). Raise ``CribbageError`` (a message for the player, seats named
+        ``seat A``) when they are not zones."""
         ...
 
-    def resolve_flag(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+    def resolve_flag(self, flag_id: int, action: str, card: str | None = None,
+                     seat: str | None = None) -> dict[str, Any]:
         """Settle a flagged reading: ``"accept"`` applies its event as read, ``"fix"`` applies it
-        with ``card`` instead, ``"dismiss"`` drops it (not a card). Return the game state after
+        with ``card`` instead, ``"dismiss"`` drops it (not a card). ``seat`` (one of the game's
+        seats, checked by the route) says whose card it is; it is passed only when given, so a
+        camera without it still works. Return the game state after
         (``{}`` for dismiss). Raise ``KeyError`` for an unknown id, ``CribbageError`` (a
         ``RuleError`` when the game refuses the event) otherwise."""
         ...

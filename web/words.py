@@ -343,6 +343,24 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     return _capital(text)
 
 
+_SEAT_WORD = re.compile(r"\bseat ([A-D])\b")
+
+
+def zones_words(message: str, state: dict[str, Any] | None) -> str:
+    """A refusal of zones (:class:`vision.track.ZonesError`) with names, never seat letters:
+    the game's players, or their places at the table ("Player 1") before a game.
+
+    >>> zones_words("seat A's zone and seat B's zone are (nearly) the same",
+    ...             {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]})
+    "Ann's zone and Bob's zone are (nearly) the same"
+    >>> zones_words("seat C's zone lies inside the centre", None)
+    "Player 3's zone lies inside the centre"
+    """
+    names = _names_of(state)
+    return _capital(_SEAT_WORD.sub(lambda m: names.get(m.group(1)) or f"Player {ord(m.group(1)) - 64}",
+                                   message))
+
+
 def reason_words(reason: str, state: dict[str, Any] | None) -> str:
     """An award's reason with names: ``"B claimed 19 of 21"`` → ``"Bob claimed 19 of 21"``."""
     match = _CLAIMED.match(reason)

@@ -51,8 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="follow the game from a camera: picamera2[:WxH], opencv:N (a USB webcam), "
                    "video:PATH (a video, at its own frame rate) or frames:DIR (see docs/tracking.md)")
     p.add_argument("--zones", default=None, metavar="FILE",
-                   help="the table's zones as JSON (default: zones.json in the data folder, set on "
-                   "the page's Camera tab; else seat A at the bottom edge, B at the top)")
+                   help="the table's zones as JSON, for the size of table it names (default: "
+                   "zones.json in the data folder, set on the page's Camera tab; else seat A at the "
+                   "bottom edge, B at the top). Checked at start; the page never writes it")
     p.add_argument("--pin", default=None, metavar="DIGITS",
                    help="set the table PIN needed to change anything (4-12 digits; '' = no PIN); "
                    "kept in the data folder for later starts")
@@ -82,8 +83,22 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--threads must be at least 2")
     if args.voice is not None:
         check_voice(args.voice)
+    if args.zones is not None:
+        check_zones(args.zones)
     config = ServeConfig.from_args(args)
     return serve(config)
+
+
+def check_zones(path: str) -> None:
+    """A ``--zones FILE`` that is missing, not JSON or not zones stops ``crib serve`` at start
+    (rather than following the game with zones nobody set)."""
+    from companion.camera import load_zones_file
+    from cribbage.errors import CribbageError
+
+    try:
+        load_zones_file(Path(path).expanduser())
+    except CribbageError as exc:  # ZonesError
+        raise UsageError(str(exc)) from exc
 
 
 def check_voice(spec: str) -> None:

@@ -16,6 +16,7 @@ from cribbage.errors import CribbageError
 from cribbage.gamelog import GameStore
 from tests.track.table import DrawnTable, code, patch_reader
 from vision.camera import CameraError, Frame
+from vision.track import Zones, ZonesError
 
 
 class Script:
@@ -207,8 +208,171 @@ def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: An
     [flag] = camera.status()["flagged"]
     assert set(flag["likely"]) == {"7C", "TC", "7S"}
     assert camera.status()["tracker"] == "waiting for a confirmation"
+    # the follower's words reach the page: what it waits for, the flag said, its one-tap answers
+    assert isinstance(camera.status()["expect"], str) and flag["say"]
+    assert {"action": "dismiss"}.items() <= flag["choices"][-1].items()
     state = companion.press("next")
     assert state is not None and state["starter"] == flag["likely"][0]
     assert camera.status()["flagged"] == []
+    script.finished = True
+    camera.close()
+
+
+# --- zones: each size its own, the operator's file never written -----------------------------
+
+TWO = {"players": 2, "centre": [0.3, 0.3, 0.7, 0.7], "seats": {"A": [0, 0.6, 1, 1], "B": [0, 0, 1, 0.4]}}
+THREE = {"players": 3, "centre": [0.3, 0.35, 0.7, 0.65],
+         "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 0.4, 0.5], "C": [0.6, 0, 1, 0.5]}}
+
+
+def idle_camera(companion: Any, data: Path, **kwargs: Any) -> CameraService:
+    """A camera service that is never started: its zones and answers, without frames."""
+    script = Script()
+    script.finished = True
+    return CameraService(companion, "scripted:0", data, make_source=lambda: ScriptedSource(script),
+                         reader=patch_reader, realtime=False, **kwargs)
+
+
+def test_zones_for_another_size_are_kept_for_it_and_never_used_for_this_game(companion: Any,
+                                                                              tmp_path: Path) -> None:
+    """A 3-player zones saved from the page during a 2-player game used to be applied at once
+    (21 flags in 45 s, "C's zone" among them): they are kept for a table of three."""
+    camera = idle_camera(companion, tmp_path)
+    companion.attach_camera(camera)
+    assert companion.set_camera_zones(THREE) == {**THREE, "in_use": False}
+    assert camera.status()["zones"] == Zones.default(2).to_json()
+    assert camera._tracker.zones.players == 2
+    assert json.loads((tmp_path / "zones-3.json").read_text())["seats"]["B"] == [0, 0, 0.4, 0.5]
+    assert not (tmp_path / "zones.json").exists()
+    assert companion.set_camera_zones(TWO) == {**TWO, "in_use": True}
+    assert camera.status()["zones"] == TWO and camera._tracker.zones.players == 2
+    # the next game of three gets the zones kept for it
+    three = companion.new_game({"players": ["Ann", "Bob", "Cat"], "variant": "three-player"})
+    camera._follower_for(three)
+    assert camera.status()["zones"] == THREE
+
+
+def test_a_zones_file_for_another_size_is_not_used(companion: Any, tmp_path: Path) -> None:
+    (tmp_path / "zones.json").write_text(json.dumps(THREE))  # the 2-player file, holding three
+    camera = idle_camera(companion, tmp_path)
+    assert camera.status()["zones"] == Zones.default(2).to_json()
+
+
+def test_the_page_never_writes_the_operators_zones_file(companion: Any, tmp_path: Path) -> None:
+    """--zones FILE wins at every start; zones saved on the page win for the rest of the run and
+    go to the data folder's file."""
+    operator = tmp_path / "table.json"
+    operator.write_text(json.dumps(TWO))
+    written = operator.read_bytes()
+    data = tmp_path / "data"
+    data.mkdir()
+    camera = idle_camera(companion, data, zones_path=operator)
+    assert camera.status()["zones"] == TWO
+    moved = {**TWO, "centre": [0.25, 0.3, 0.75, 0.7]}
+    assert camera.set_zones(moved)["in_use"] is True
+    assert camera.status()["zones"] == moved
+    assert operator.read_bytes() == written
+    assert json.loads((data / "zones.json").read_text()) == moved
+    restarted = idle_camera(companion, data, zones_path=operator)
+    assert restarted.status()["zones"] == TWO
+    without = idle_camera(companion, data)  # a start without --zones: the page's saved zones
+    assert without.status()["zones"] == moved
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"players": 2, "centre": "middle", "seats": {}}',
+                                     json.dumps({**TWO, "centre": [0, 0, 1, 1]})])
+def test_a_bad_operators_zones_file_stops_the_camera(companion: Any, tmp_path: Path,
+                                                     content: str | None) -> None:
+    path = tmp_path / "table.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(ZonesError, match=r"table\.json"):
+        idle_camera(companion, tmp_path / "data", zones_path=path)
+
+
+def test_refused_zones_leave_the_zones_in_use(companion: Any, tmp_path: Path) -> None:
+    camera = idle_camera(companion, tmp_path)
+    for bad in ({**TWO, "centre": [0.05, 0.05, 0.95, 0.95]},  # 81% of the frame
+                {**TWO, "centre": [0, 0, 1, 0.9]},  # 90%
+                {**TWO, "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0.45, 1, 1]}},  # the same zone
+                {**TWO, "seats": {"A": [0.35, 0.4, 0.65, 0.6], "B": [0, 0, 1, 0.4]}}):  # in the centre
+        with pytest.raises(ZonesError):
+            camera.set_zones(bad)
+    assert camera.status()["zones"] == Zones.default(2).to_json()
+    assert not (tmp_path / "zones.json").exists()
+
+
+# --- the follower's words pass through; the seat reaches it -----------------------------------
+
+
+class StubFollower:
+    """The follower's contract (vision.track.follow): expect, last, a flag's words and choices,
+    and resolve with a seat."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[Any, ...]] = []
+
+    def status(self) -> dict[str, Any]:
+        return {"tracker": "watching", "expect": "Bob to play",
+                "last": {"card": "QH", "say": "Q♥ played by Ann", "frame": 123},
+                "flagged": [{"id": 1, "kind": "play", "say": "A card laid in the centre: whose is it?",
+                             "choices": [{"label": "Ann's card", "action": "accept", "seat": "A"}]}]}
+
+    def resolve(self, flag_id: int, action: str, card: str | None = None,
+                seat: str | None = None) -> dict[str, Any]:
+        self.answers.append((flag_id, action, card, seat))
+        return {}
+
+
+def test_status_passes_what_the_camera_expects_and_the_last_card_read(companion: Any,
+                                                                       tmp_path: Path) -> None:
+    camera = idle_camera(companion, tmp_path)
+    assert camera.status()["expect"] is None and camera.status()["last"] is None  # no follower yet
+    camera._follower = StubFollower()
+    status = camera.status()
+    assert status["expect"] == "Bob to play"
+    assert status["last"] == {"card": "QH", "say": "Q♥ played by Ann", "frame": 123}
+    assert status["flagged"][0]["choices"][0]["seat"] == "A"
+
+
+def test_the_seat_reaches_the_follower(companion: Any, tmp_path: Path) -> None:
+    camera = idle_camera(companion, tmp_path)
+    companion.attach_camera(camera)
+    stub = StubFollower()
+    camera._follower = stub
+    companion.resolve_flag(1, "accept", None, "A")
+    companion.resolve_flag(1, "dismiss")
+    assert stub.answers == [(1, "accept", None, "A"), (1, "dismiss", None, None)]
+
+    class Older:  # a follower from before seats
+        def resolve(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+            return {}
+
+    camera._follower = Older()
+    assert companion.resolve_flag(1, "accept") == {}
+    with pytest.raises(CribbageError, match="whose card"):
+        companion.resolve_flag(1, "accept", None, "A")
+
+
+def test_a_move_by_hand_retells_the_page(companion: Any, tmp_path: Path) -> None:
+    """What the camera expects follows the game: a card played by hand, while the camera sees
+    nothing new, tells the page again (from the tracker's thread)."""
+    script = Script()  # no frames yet: the camera has nothing to say of its own
+    told: list[dict[str, Any]] = []
+    camera = CameraService(companion, "scripted:0", tmp_path, make_source=lambda: ScriptedSource(script),
+                           reader=patch_reader, realtime=False)
+    companion.attach_camera(camera)
+    companion.add_listener(lambda topic, data: told.append(data) if topic == "camera" else None)
+    game = companion.latest_game()
+
+    class Expecting(StubFollower):
+        def status(self) -> dict[str, Any]:
+            phase = companion.state(game)["phase"]
+            return {**super().status(), "expect": "the starter" if phase == "deal" else "Bob to play"}
+
+    camera._game_id, camera._follower = game, Expecting()
+    camera.start()
+    companion.apply(game, {"type": "starter", "card": "7C"}, source="page")
+    wait_for(lambda: any(s["expect"] == "Bob to play" for s in told), timeout=5)
     script.finished = True
     camera.close()

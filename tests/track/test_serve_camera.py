@@ -60,3 +60,30 @@ def test_the_demo_follows_a_video_into_the_game_the_page_and_the_leds(tmp_path: 
         assert get(url + "api/leds.png")[:4] == b"\x89PNG"
     finally:
         assert stop_server(proc) == 0
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (None, "no such file"),
+    ("{not json", "cannot read zones"),
+    ('{"players": 2, "centre": "middle", "seats": {}}', "four numbers"),
+    (json.dumps({"players": 2, "centre": [0, 0, 1, 1], "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}}),
+     "covers 100%"),
+])
+def test_a_bad_zones_file_stops_crib_serve_at_start(tmp_path: Path, video: Path, content: str | None,
+                                                    words: str) -> None:
+    """Not the defaults in silence: one line on stderr naming the file, exit status 2."""
+    import subprocess
+    import sys
+
+    zones = tmp_path / "table.json"
+    if content is not None:
+        zones.write_text(content)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--data", str(tmp_path / "data"), "--leds", "none", "--camera", f"video:{video}",
+         "--zones", str(zones)],
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "table.json" in lines[0] and words in lines[0], lines
+    assert done.stdout == ""

@@ -51,8 +51,9 @@ class CameraTable:
         self.snapshot: bytes | None = b"\xff\xd8frame-1"
         self.snapshots_taken = 0
         self.crops: dict[str, bytes] = {"000412-A.jpg": jpeg((200, 200, 200), (96, 128))}
-        self.calls: list[tuple[int, str, str | None]] = []
+        self.calls: list[tuple[Any, ...]] = []
         self.refuse_with: CribbageError | None = None
+        self.kept: dict[int, dict[str, Any]] = {}  # zones saved for another size of table
 
     def __getattr__(self, name: str) -> Any:  # everything else is the real companion's
         return getattr(self.companion, name)
@@ -78,18 +79,19 @@ class CameraTable:
         return self.zones
 
     def set_camera_zones(self, zones: dict[str, Any]) -> dict[str, Any]:
-        boxes = [zones.get("centre"), *dict(zones.get("seats") or {}).values()]
-        for box in boxes:
-            if (not isinstance(box, list) or len(box) != 4
-                    or not all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in box)
-                    or box[0] >= box[2] or box[1] >= box[3]):
-                raise CribbageError(f"a zone is [x0, y0, x1, y1], fractions of the frame: {box!r}")
-        self.zones = json.loads(json.dumps(zones))
-        self.tell()
-        return self.zones
+        from vision.track import Zones
 
-    def resolve_flag(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
-        self.calls.append((flag_id, action, card))
+        checked = Zones.from_json(zones).to_json()  # ZonesError (a CribbageError): refused
+        if checked["players"] != self.zones["players"]:  # another size: kept for it, not used
+            self.kept[checked["players"]] = checked
+            return {**checked, "in_use": False}
+        self.zones = checked
+        self.tell()
+        return {**self.zones, "in_use": True}
+
+    def resolve_flag(self, flag_id: int, action: str, card: str | None = None,
+                     seat: str | None = None) -> dict[str, Any]:
+        self.calls.append((flag_id, action, card) if seat is None else (flag_id, action, card, seat))
         flag = next((f for f in self.flagged if f["id"] == flag_id), None)
         if flag is None:
             raise KeyError(flag_id)
@@ -97,7 +99,9 @@ class CameraTable:
             raise self.refuse_with
         state: dict[str, Any] = {}
         if action != "dismiss":
-            event = dict(flag["event"])
+            event = dict(flag["event"] or {"type": "play", "card": flag["card"]})
+            if seat is not None:
+                event["seat"] = seat
             if action == "fix":
                 event["card"] = card
             event["seen"] = {"frame": flag["frame"], "confidence": flag["confidence"],
@@ -244,7 +248,7 @@ def test_zones_get_and_put(cam: Api, table: CameraTable) -> None:
     moved = json.loads(json.dumps(ZONES))
     moved["centre"] = [0.25, 0.3, 0.75, 0.7]
     response = put(cam, "/api/camera/zones", moved)
-    assert response.status_code == 200 and response.get_json() == moved
+    assert response.status_code == 200 and response.get_json() == {**moved, "in_use": True}
     assert table.zones == moved
     assert cam.get("/api/camera/zones").get_json() == moved
 
@@ -314,6 +318,8 @@ def test_flagged_errors(cam: Api, table: CameraTable) -> None:
     refused = cam.post("/api/camera/flagged/3", {"action": "accept"})
     assert refused.status_code == 422  # the game refuses it: the rule, as for POST .../events
     assert refused.get_json()["rule"] and refused.get_json()["error"]
+    assert refused.get_json()["detail"]  # the engine's own words; the error names the players
+    assert not re.search(r"\b[AB]\b(?! (card|hand))", refused.get_json()["error"]), refused.get_json()
     table.refuse_with = CribbageError("that zone is not a seat")
     other = cam.post("/api/camera/flagged/3", {"action": "dismiss"})
     assert other.status_code == 400 and other.get_json()["error"] == "that zone is not a seat"
@@ -373,7 +379,9 @@ def test_first_load_with_a_camera_is_under_100_kb(cam: Api, table: CameraTable) 
     table.flagged += [flag(1), flag(2)]
     html = cam.get("/").data
     urls = re.findall(rb'(?:src|href)="(/[^"]*)"', html)
-    assert b"/static/camera.js" in urls
+    assert b"/static/camera-watch.js" in urls  # the banner and the status, on every tab
+    assert b"/static/camera.js" not in urls  # the Camera tab's own script: when the tab opens
+    assert b'data-script="/static/camera.js"' in html
     total = len(html) + sum(len(cam.get(u.decode()).data) for u in urls)
     total += len(cam.get("/api/games/latest").data)
     total += len(cam.get("/api/board.svg?tracks=3&target=121").data)
@@ -430,7 +438,7 @@ def page(live: tuple[str, CameraTable]) -> Iterator[Any]:
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(url)
-        page.wait_for_function("() => document.querySelector('#live').textContent === 'live'")
+        expect(page.locator("#live")).to_have_text("live")
         yield page
         context.close()
         chromium.close()
@@ -456,7 +464,7 @@ def test_the_camera_tab_shows_the_snapshot_and_zones_and_saves_a_drag(
     tab.click()
     expect(page.locator("#cam-tracker")).to_have_text("Watching the table")
     expect(page.locator("#cam-state")).to_contain_text("video:/x/deal.mp4")
-    page.wait_for_function("() => document.querySelector('#cam-img').naturalWidth === 640")
+    expect(page.locator("#cam-img")).to_have_js_property("naturalWidth", 640)
     expect(page.locator("#cam-noframe")).to_be_hidden()
     zones = page.locator("#cam-zones .zone")
     expect(zones).to_have_count(3)
@@ -500,12 +508,16 @@ def test_the_camera_tab_shows_the_snapshot_and_zones_and_saves_a_drag(
     expect(page.locator("#cam-save")).to_be_disabled()
     left = page.evaluate("cam.zones.centre[0]")
     assert left == pytest.approx(saved["centre"][0])
-    # snapshots stop when the tab is left
+    # snapshots stop when the tab is left: the next turn of the loop sees the tab hidden and ends it
+    expect(page.locator("#cam-view")).to_have_attribute("data-snap", "on")
     page.click("#tabs >> text=Table")
-    page.wait_for_timeout(700)
+    expect(page.locator("#cam-view")).to_have_attribute("data-snap", "off")
+    assert page.evaluate("() => cam.timer === null && !cam.loading")
     taken = table.snapshots_taken
-    page.wait_for_timeout(1500)
-    assert table.snapshots_taken <= taken + 1
+    table.tell(frames=413)  # a new status does not start them again while the tab is hidden
+    expect(page.locator("#cam-view")).to_have_attribute("data-snap", "off")
+    assert page.evaluate("() => cam.timer === null && !cam.loading")
+    assert table.snapshots_taken == taken
 
 
 @pytest.mark.browser
@@ -525,7 +537,8 @@ def test_a_flagged_reading_is_fixed_from_the_camera_tab(
     table.flagged.append(flag(3, "5S", "B"))
     table.tell(tracker="waiting for a confirmation")
     page.click('#tabs a[data-tab="camera"]')
-    expect(page.locator("#cam-tracker")).to_have_text("Waiting for a confirmation")
+    expect(page.locator("#cam-tracker")).to_have_attribute("data-now", "waiting for a confirmation")
+    expect(page.locator("#cam-expect")).to_have_text("Bob to play")  # from the game, without expect
     item = page.locator('#cam-flagged li[data-flag="3"]')
     expect(item).to_contain_text("below the confidence threshold")
     expect(item.locator('button[data-action="accept"]')).to_have_text("Accept 5♠")
@@ -555,6 +568,7 @@ def test_the_lost_banner_shows_on_every_tab(page: Any, live: tuple[str, CameraTa
     page.click("#tabs >> text=Play")
     banner = page.locator("#cam-banner")
     expect(banner).to_be_hidden()
+    assert page.locator('script[src="/static/camera.js"]').count() == 0  # the banner needs no camera.js
     table.tell(state="lost", error="no frame for 5 s", retries=1)
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Camera lost: no frame for 5 s")
@@ -577,7 +591,7 @@ def test_the_camera_tab_has_no_overlap_and_tap_targets_of_40_px(
     from test_web_browser_words import LAYOUT
 
     page.locator('#tabs a[data-tab="camera"]').click()
-    page.wait_for_function("() => document.querySelector('#cam-img').naturalWidth === 640")
+    expect(page.locator("#cam-img")).to_have_js_property("naturalWidth", 640)
     page.evaluate("() => { window.scrollTo(0, 0); document.querySelector('#toast').hidden = true; }")
     got = page.evaluate(LAYOUT)
     # the zones' names are drawn on the picture on purpose; nothing else may lie over anything
@@ -589,3 +603,320 @@ def test_the_camera_tab_has_no_overlap_and_tap_targets_of_40_px(
       .filter((e) => getComputedStyle(e).cursor.includes('resize'))
       .map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })""")
     assert handles and min(handles) >= 40, handles  # a corner is dragged by a finger
+
+
+# --- whose card: a seat with the answer ---------------------------------------------------
+
+
+def centre_flag(flag_id: int = 7, card: str = "JC") -> dict[str, Any]:
+    """A card laid in the centre during the play, in the follower's words (its contract)."""
+    return {"id": flag_id, "frame": 90, "zone": "centre", "card": card, "confidence": 0.93,
+            "likely": [card], "reason": "a card laid in the centre: whose is it?",
+            "crop": "crops/000412-A.jpg", "event": None, "kind": "play",
+            "say": f"{card[0]}♣ laid in the centre: whose is it?",
+            "choices": [{"label": "Alice's card", "action": "accept", "seat": "A"},
+                        {"label": "Bob's card", "action": "accept", "seat": "B"},
+                        {"label": "Another card…", "action": "fix"},
+                        {"label": "Not a card", "action": "dismiss"}]}
+
+
+def test_a_flag_is_told_whose_card_it_is(cam: Api, table: CameraTable) -> None:
+    game = game_at_play(cam, table)
+    table.flagged += [centre_flag(7, "JC"), centre_flag(8, "5S")]
+    answered = cam.post("/api/camera/flagged/7", {"action": "accept", "seat": "A"})
+    assert answered.status_code == 200, answered.get_json()
+    assert answered.get_json()["state"]["plays"][-1] == {**answered.get_json()["state"]["plays"][-1],
+                                                           "seat": "A", "card": "JC"}
+    fixed = cam.post("/api/camera/flagged/8", {"action": "fix", "card": "5s", "seat": "B"})
+    assert fixed.status_code == 200 and fixed.get_json()["state"]["scores"]["B"] == 2
+    assert table.calls == [(7, "accept", None, "A"), (8, "fix", "5S", "B")]
+    assert cam.get(f"/api/games/{game}").get_json()["state"]["count"] == 15
+
+
+def test_a_seat_that_is_not_the_games_is_refused(cam: Api, table: CameraTable) -> None:
+    game_at_play(cam, table)
+    table.flagged.append(centre_flag(7))
+    for seat in ("C", "a", "", 1, ["A"], {"seat": "A"}, True):
+        response = cam.post("/api/camera/flagged/7", {"action": "accept", "seat": seat})
+        assert response.status_code == 400, seat
+        error = response.get_json()["error"]
+        assert "whose card" in error and '"A" for Alice' in error, error
+    assert table.calls == []
+    # a dismissal needs no seat, and the camera is not told one
+    assert cam.post("/api/camera/flagged/7", {"action": "dismiss", "seat": "B"}).status_code == 200
+    assert table.calls == [(7, "dismiss", None)]
+
+
+def test_a_seat_before_any_game_is_refused(cam: Api, table: CameraTable) -> None:
+    table.flagged.append(centre_flag(7))
+    response = cam.post("/api/camera/flagged/7", {"action": "accept", "seat": "A"})
+    assert response.status_code == 400 and "no game" in response.get_json()["error"]
+    assert table.calls == []
+
+
+def test_a_camera_without_seats_is_not_sent_one(table: CameraTable, tmp_path: Path) -> None:
+    """A camera whose resolve_flag takes no seat (before the follower's seats) still works."""
+    calls = []
+
+    def resolve_flag(flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
+        calls.append((flag_id, action, card))
+        return {}
+
+    table.resolve_flag = resolve_flag  # type: ignore[method-assign]
+    api = Api(create_app(table, {"DATA_DIR": tmp_path, "TESTING": True}).test_client())
+    assert api.post("/api/camera/flagged/3", {"action": "dismiss"}).status_code == 200
+    assert calls == [(3, "dismiss", None)]
+
+
+# --- zones refused in players' words --------------------------------------------------------
+
+
+def test_zones_refusals_name_the_players_not_seat_letters(cam: Api, table: CameraTable) -> None:
+    same = {"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
+            "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0.52, 1, 1]}}
+    before = put(cam, "/api/camera/zones", same)
+    assert before.status_code == 400
+    assert before.get_json()["error"].startswith("Player 1's zone and Player 2's zone are (nearly) the same")
+    game_at_play(cam, table)
+    refused = put(cam, "/api/camera/zones", same)
+    assert refused.status_code == 400
+    error = refused.get_json()["error"]
+    assert error.startswith("Alice's zone and Bob's zone are (nearly) the same"), error
+    whole = put(cam, "/api/camera/zones", {**ZONES, "centre": [0, 0, 1, 1]})
+    assert whole.status_code == 400 and "centre zone covers 100%" in whole.get_json()["error"]
+    inside = put(cam, "/api/camera/zones", {**ZONES, "centre": [0.2, 0.2, 0.8, 0.8],
+                                            "seats": {"A": [0.3, 0.5, 0.7, 0.7], "B": [0, 0, 1, 0.5]}})
+    assert inside.status_code == 400 and "Alice's zone lies inside the centre" in inside.get_json()["error"]
+    assert table.zones == ZONES
+
+
+def test_zones_for_another_size_are_kept_for_it(cam: Api, table: CameraTable) -> None:
+    three = {"players": 3, "centre": [0.3, 0.35, 0.7, 0.65],
+             "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 0.5, 0.5], "C": [0.5, 0, 1, 0.5]}}
+    response = put(cam, "/api/camera/zones", three)
+    assert response.status_code == 200
+    assert response.get_json() == {**three, "in_use": False}
+    assert cam.get("/api/camera/zones").get_json() == ZONES  # the zones in use are untouched
+
+
+# --- the Camera tab: one-tap answers, what it expects, labels off the cards ------------------
+
+
+def camera_tab(page: Any) -> None:
+    page.click('#tabs a[data-tab="camera"]')
+    expect(page.locator("#cam-expect")).not_to_have_text("–")
+
+
+def start_game(page: Any, table: CameraTable, events: list[dict[str, Any]]) -> int:
+    game = page.evaluate("""async (events) => {
+        const r = await api("POST", "/api/games", {players: ["Alice", "Bob"]});
+        for (const e of events) await api("POST", `/api/games/${r.game_id}/events`, e);
+        return r.game_id;
+    }""", events)
+    table.cam_state["game"] = game
+    expect(page.locator('#scores .score[data-side="A"] .name')).to_have_text("Alice")
+    return int(game)
+
+
+def tap_targets(locator: Any) -> list[tuple[str, float, float]]:
+    return [(b.inner_text(), b.bounding_box()["width"], b.bounding_box()["height"])
+            for b in locator.all()]
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_camera_js_is_fetched_when_the_tab_opens(page: Any, live: tuple[str, CameraTable]) -> None:
+    assert page.locator('script[src="/static/camera-watch.js"]').count() == 1
+    assert page.locator('script[src="/static/camera.js"]').count() == 0
+    assert page.evaluate("() => typeof camUpdate") == "undefined"
+    expect(page.locator('#tabs a[data-tab="camera"]')).to_be_visible()  # camera-watch.js showed it
+    camera_tab(page)
+    expect(page.locator('script[src="/static/camera.js"]')).to_have_count(1)
+    expect(page.locator("#cam-tracker")).to_have_text("Watching the table")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_a_starter_flag_is_accepted_in_one_tap_in_players_words(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    _, table = live
+    start_game(page, table, [{"type": "dealer", "seat": "B"}])
+    table.flagged.append({
+        "id": 4, "frame": 51, "zone": "centre", "card": "QH", "confidence": 0.52,
+        "likely": ["QH", "QD"], "reason": "below the confidence threshold", "crop": "crops/000412-A.jpg",
+        "event": {"type": "starter", "card": "QH"}, "kind": "starter",
+        "say": "Q♥ in the centre: is it the starter?",
+        "choices": [{"label": "Accept Q♥ as the starter", "action": "accept"},
+                    {"label": "It's Q♦", "action": "fix", "card": "QD"},
+                    {"label": "Another card…", "action": "fix"},
+                    {"label": "Not a card", "action": "dismiss"}]})
+    table.tell(tracker="waiting for a confirmation", expect="the starter")
+    camera_tab(page)
+    expect(page.locator("#cam-expect")).to_have_text("Waiting for the starter")
+    item = page.locator('#cam-flagged li[data-flag="4"]')
+    expect(item.locator(".say")).to_have_text("Q♥ in the centre: is it the starter?")
+    buttons = item.locator("button")
+    expect(buttons).to_have_text(["Accept Q♥ as the starter", "It's Q♦", "Another card…", "Not a card"])
+    small = [b for b in tap_targets(buttons) if b[1] < 40 or b[2] < 40]
+    assert small == [], small
+    no_horizontal_scroll(page)
+    item.locator("button", has_text="Accept Q♥ as the starter").click()
+    expect(page.locator("#cam-flagged li")).to_have_count(0)
+    assert table.calls == [(4, "accept", None)]
+    expect(page.locator("#starter")).to_have_text("Q♥")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_whose_card_is_answered_by_a_name_and_another_card_by_the_picker(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    _, table = live
+    start_game(page, table, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"}])
+    table.flagged.append(centre_flag(7, "JC"))
+    table.tell()
+    camera_tab(page)
+    item = page.locator('#cam-flagged li[data-flag="7"]')
+    expect(item.locator(".say")).to_have_text("J♣ laid in the centre: whose is it?")
+    expect(item.locator("button")).to_have_text(["Alice's card", "Bob's card", "Another card…", "Not a card"])
+    item.locator('button[data-seat="A"]').click()
+    expect(page.locator("#cam-flagged li")).to_have_count(0)
+    assert table.calls == [(7, "accept", None, "A")]
+    expect(page.locator("#toast")).to_have_text("Recorded J♣ for Alice")
+    # a card nobody could read in Bob's row: name it from the picker
+    table.flagged.append({
+        "id": 8, "frame": 96, "zone": "B", "card": None, "confidence": 0.0, "likely": [],
+        "reason": "not read surely", "crop": None, "event": {"type": "play", "seat": "B"},
+        "kind": "play", "say": "A card in Bob's row I can't read",
+        "choices": [{"label": "Another card…", "action": "fix"},
+                    {"label": "Not a card", "action": "dismiss"}]})
+    table.tell()
+    item = page.locator('#cam-flagged li[data-flag="8"]')
+    expect(item.locator(".say")).to_have_text("A card in Bob's row I can't read")
+    item.locator("button", has_text="Another card…").click()
+    picker = item.locator(".cam-picker")
+    expect(picker.locator(".pick")).to_have_count(52)
+    expect(picker.locator('.pick[data-card="JC"]')).to_have_class(re.compile(r"\bseen\b"))  # laid already
+    small = [b for b in tap_targets(item.locator("button")) if b[1] < 40 or b[2] < 40]
+    assert small == [], small
+    no_horizontal_scroll(page)
+    picker.locator('.pick[data-card="5S"]').click()
+    expect(page.locator("#cam-flagged li")).to_have_count(0)
+    assert table.calls[-1] == (8, "fix", "5S")
+    expect(page.locator('#scores .score[data-side="B"] .pts')).to_have_text("2")  # J♣ 5♠: fifteen
+    # a card nobody could read, in the centre: whose it is, then which card, from the picker
+    table.flagged.append({
+        "id": 9, "frame": 120, "zone": "centre", "card": None, "confidence": 0.0, "likely": [],
+        "reason": "not read surely", "crop": None, "event": None, "kind": "play",
+        "say": "A card in the centre I can't read",
+        "choices": [{"label": "Alice's card", "action": "fix", "seat": "A"},
+                    {"label": "Bob's card", "action": "fix", "seat": "B"},
+                    {"label": "Another card…", "action": "fix"},
+                    {"label": "Not a card", "action": "dismiss"}]})
+    table.tell()
+    item = page.locator('#cam-flagged li[data-flag="9"]')
+    item.locator('button[data-seat="A"]').click()
+    item.locator('.cam-picker .pick[data-card="4H"]').click()
+    expect(page.locator("#cam-flagged li")).to_have_count(0)
+    assert table.calls[-1] == (9, "fix", "4H", "A")
+    expect(page.locator("#count")).to_have_text("19")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_names_never_seat_letters_before_and_during_a_game(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    """A follower without the new words: the page's own, with places then names."""
+    _, table = live
+    table.flagged.append({"id": 5, "frame": 30, "zone": "A", "card": None, "confidence": 0.0,
+                          "likely": [], "reason": "a card in A's zone before the starter is turned",
+                          "crop": None, "event": None})
+    table.tell()
+    camera_tab(page)
+    labels = page.locator("#cam-zones .label")
+    expect(labels).to_have_text(["Player 1", "Player 2", "Centre"])
+    expect(page.locator('#cam-flagged li[data-flag="5"]')).to_contain_text("Player 1's row")
+    expect(page.locator("#cam-expect")).to_have_text("Waiting for a game to start")
+    start_game(page, table, [{"type": "dealer", "seat": "B"}])
+    table.tell()  # the camera retells when the game it follows changes (its names too)
+    expect(labels).to_have_text(["Alice", "Bob", "Centre"])
+    item = page.locator('#cam-flagged li[data-flag="5"]')
+    expect(item).to_contain_text("Alice's row")
+    expect(page.locator("#cam-expect")).to_have_text("Waiting for the starter")
+    text = page.evaluate("() => document.body.innerText")
+    assert not re.search(r"\b[A-D]'s (zone|row)\b", text), text
+    assert "A · " not in text and "Player 1" not in text
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_the_heading_says_what_the_camera_expects_and_holds_steady(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    _, table = live
+    page.clock.install()  # the page's timers on a clock the test moves: no sleeping
+    page.reload()
+    expect(page.locator("#live")).to_have_text("live")
+    start_game(page, table, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
+                             {"type": "play", "seat": "A", "card": "JC"}])
+    table.tell(expect="Bob to play", last={"card": "JC", "say": "J♣ played by Alice", "frame": 88})
+    camera_tab(page)
+    heading, tracker = page.locator("#cam-expect"), page.locator("#cam-tracker")
+    expect(heading).to_have_text("Bob to play")
+    expect(page.locator("#cam-last")).to_have_text("Last read: J♣ played by Alice")
+    expect(tracker).to_have_text("Watching the table")
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+    # a hand passes over the table and away again within two seconds: nothing flips
+    table.tell(tracker="hand over the table")
+    expect(tracker).to_have_attribute("data-now", "hand over the table")
+    expect(tracker).to_have_text("Watching the table")
+    page.clock.run_for(1200)
+    table.tell(tracker="watching")
+    expect(tracker).to_have_attribute("data-now", "watching")
+    page.clock.run_for(3000)
+    expect(tracker).to_have_text("Watching the table")
+    expect(heading).to_have_text("Bob to play")
+    # a hand that stays shows, in the small line; the heading stays what the camera waits for
+    table.tell(tracker="hand over the table")
+    expect(tracker).to_have_attribute("data-now", "hand over the table")
+    page.clock.run_for(2100)
+    expect(tracker).to_have_text("A hand is over the table")
+    expect(heading).to_have_text("Bob to play")
+    table.tell(expect="waiting for the crib", last={"card": "5S", "say": "5♠ played by Bob", "frame": 99})
+    expect(heading).to_have_text("Waiting for the crib")
+    expect(page.locator("#cam-last")).to_have_text("Last read: 5♠ played by Bob")
+    table.tell(expect="Alice's hand")
+    expect(heading).to_have_text("Waiting for Alice's hand")
+    for said, shown in (("waiting for you to check a card", "Waiting for you to check a card"),
+                        ("the cut for deal", "Waiting for the cut for deal"),
+                        ("the game is over", "The game is over"),
+                        ("the camera is back: show it this deal's cards",
+                         "The camera is back: show it this deal's cards")):
+        table.tell(expect=said)
+        expect(heading).to_have_text(shown)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_zone_labels_sit_small_at_the_outer_edge_off_the_cards(
+    page: Any, live: tuple[str, CameraTable]
+) -> None:
+    _, table = live
+    start_game(page, table, [{"type": "dealer", "seat": "B"}])
+    camera_tab(page)
+    expect(page.locator("#cam-img")).to_have_js_property("naturalWidth", 640)
+    for key, side in (("A", "bottom"), ("B", "top"), ("centre", "top")):
+        zone = page.locator(f'#cam-zones .zone[data-zone="{key}"]')
+        z, label = zone.bounding_box(), zone.locator(".label").bounding_box()
+        assert label["height"] <= 20 and label["width"] * label["height"] <= 0.1 * z["width"] * z["height"]
+        bottom = z["y"] + z["height"] - (label["y"] + label["height"])
+        gap = bottom if side == "bottom" else label["y"] - z["y"]
+        assert 0 <= gap <= 8, (key, gap)
+        # the middle of the zone, where the cards are laid, is left clear
+        mid_top, mid_bottom = z["y"] + z["height"] * 0.25, z["y"] + z["height"] * 0.75
+        assert label["y"] + label["height"] <= mid_top or label["y"] >= mid_bottom, key
+    alpha = page.evaluate("""() => getComputedStyle(document.querySelector('#cam-zones .label'))
+                             .backgroundColor.match(/[\\d.]+/g).map(Number)""")
+    assert len(alpha) == 4 and alpha[3] <= 0.6, alpha

@@ -1,40 +1,89 @@
-/* Cribbage Companion page, the camera: the Camera tab (live snapshot, zones to drag, flagged
-   readings to settle) and the "camera lost" banner on every tab. Loaded after app.js (its
-   helpers: $, el, api, send, toast, render, app, S, cardLabel) only when the table has a camera.
-   Updates come over the live stream (event: camera); while the page polls, so does this. */
+/* Cribbage Companion page, the Camera tab: what the camera expects next and the last card it
+   read, flagged readings answered in one tap, the live snapshot with the zones to drag.
+   Fetched when the tab first opens; camera-watch.js (on every tab) keeps the camera's status
+   and the "camera lost" banner and hands each status here. Uses app.js's helpers ($, el, api,
+   send, toast, render, app, S, cardLabel, buildPicker). */
 "use strict";
 
 const cam = {
   status: null, zones: null, dirty: false, drag: null,
   timer: null, loading: false, url: null, aspect: null,
+  flagsKey: "", picking: null, stateJson: null,
 };
 const MIN_ZONE = 0.05;  // a zone is at least 5% of the frame each way
+const HOLD_MS = 2000;   // the tracker's momentary state shows once it has held this long
 const TRACKER_TEXT = {
   "watching": "Watching the table",
-  "hand over the table": "A hand is over the table: waiting",
+  "hand over the table": "A hand is over the table",
   "waiting for a confirmation": "Waiting for a confirmation",
   "paused": "Paused",
 };
 
 function camTabShown() { return !$("#camera").hidden && document.visibilityState === "visible"; }
+function camLoad() { return camWatchLoad(); }
 
-async function camLoad() {
-  try { camUpdate(await api("GET", "/api/camera")); }
-  catch (e) { if (e.status === 404) camUpdate(null); }
+/* a value shown only once it has held for `hold` ms (the first one at once), so a hand passing
+   over the table does not flip the line every two seconds */
+function steady(hold, show) {
+  const s = { shown: undefined, pending: undefined, timer: null };
+  s.feed = (value) => {
+    if (s.shown === undefined || value === s.shown) {
+      clearTimeout(s.timer); s.timer = null; s.pending = undefined;
+      if (s.shown === undefined) { s.shown = value; show(value); }
+      return;
+    }
+    if (value === s.pending) return;  // already waiting to see whether it holds
+    s.pending = value;
+    clearTimeout(s.timer);
+    s.timer = setTimeout(() => {
+      s.timer = null;
+      if (s.pending !== value) return;
+      s.shown = value; s.pending = undefined; show(value);
+    }, hold);
+  };
+  return s;
+}
+const trackerLine = steady(HOLD_MS, (t) => { $("#cam-tracker").textContent = TRACKER_TEXT[t] || t || "–"; });
+
+/* ---------- the heading: what the camera waits for, in players' words ---------- */
+function expectWords(e) {
+  // a thing awaited ("the starter", "Ann's hand") → "Waiting for the starter"; a sentence
+  // ("Bob to play", "waiting for the crib", "the game is over") as it is, with a capital
+  const thing = (/^(the|a|an) /i.test(e) && !/ (is|are) |:/.test(e)) || /^[^:]*'s (hand|crib)$/.test(e);
+  if (thing) return `Waiting for ${e}`;
+  return e[0].toUpperCase() + e.slice(1);
+}
+function expectFromGame(st) {
+  // a follower that does not say what it expects: the game's own next step
+  const s = app.state;
+  if (!s || (st && st.game && s.game !== st.game)) return st && st.game ? "Watching the table" : "Waiting for a game to start";
+  const who = (seat) => S.name(s, seat);
+  if (s.phase === "over") return "Game over";
+  if (s.phase === "cut" || !s.dealer) return "Waiting for the dealer to be chosen";
+  if (s.phase === "deal") return "Waiting for the starter";
+  if (s.phase === "play") return s.next ? `${who(s.next)} to play` : "Watching the play";
+  if (s.phase === "show") {
+    if (s.next === "crib") return "Waiting for the crib";
+    return s.next ? `Waiting for ${who(s.next)}'s hand` : "Watching the show";
+  }
+  return "Watching the table";
+}
+function renderWords(st) {
+  const e = st && typeof st.expect === "string" && st.expect.trim();
+  $("#cam-expect").textContent = e ? expectWords(e) : expectFromGame(st);
+  const last = st && st.last;
+  const l = $("#cam-last");
+  l.hidden = !(last && (last.say || last.card));
+  l.textContent = l.hidden ? "" : `Last read: ${last.say || cardLabel(last.card)}`;
 }
 
 function camUpdate(st) {
   cam.status = st;
-  $('#tabs a[data-tab="camera"]').hidden = !st;
-  const banner = $("#cam-banner");
-  const lost = !!st && st.state === "lost";
-  banner.hidden = !lost;
-  if (lost) {
-    banner.textContent = `Camera lost: ${st.error || "no picture"} — retrying` +
-      (st.retries ? ` (${st.retries})` : "") + "; play by hand meanwhile.";
-  }
   if (!st) return;
-  $("#cam-tracker").textContent = TRACKER_TEXT[st.tracker] || st.tracker || "–";
+  renderWords(st);
+  const tracker = $("#cam-tracker");
+  tracker.dataset.now = st.tracker || "";
+  trackerLine.feed(st.tracker);
   const bits = [`Camera ${st.state}`, st.source];
   if (typeof st.fps === "number") bits.push(`${st.fps.toFixed(1)} fps`);
   if (st.frames) bits.push(`${st.frames} frames`);
@@ -45,7 +94,7 @@ function camUpdate(st) {
   note.textContent = st.state === "ended" ? "The camera's video has ended: nothing more will be read."
     : "The camera is stopped.";
   if (!cam.dirty && !cam.drag && st.zones) { cam.zones = clone(st.zones); drawZones(); }
-  else for (const label of $$("#cam-zones .zone")) $(".label", label).textContent = zoneLabel(label.dataset.zone);
+  else relabelZones();
   renderFlagged(st.flagged || []);
   camSnap();
 }
@@ -53,7 +102,9 @@ function clone(x) { return JSON.parse(JSON.stringify(x)); }
 
 /* ---------- the snapshot: one at a time, at most two a second, only while the tab is seen ---------- */
 async function camSnap() {
-  if (cam.timer || cam.loading || !cam.status || !camTabShown()) return;
+  if (cam.timer || cam.loading || !cam.status) return;
+  if (!camTabShown()) { $("#cam-view").dataset.snap = "off"; return; }
+  $("#cam-view").dataset.snap = "on";
   cam.loading = true;
   let wait = 500;
   try {
@@ -92,9 +143,18 @@ function zoneLabel(key) {
   const name = app.state ? S.name(app.state, key) : key;
   return name && name !== key ? name : `Player ${key.charCodeAt(0) - 64}`;  // no game: its place at the table
 }
+function labelSide(key, r) {
+  // the zone's edge nearest the frame's edge, where the player sits: away from the cards laid
+  if (key === "centre") return "top";
+  const dx = (r[0] + r[2]) / 2 - 0.5, dy = (r[1] + r[3]) / 2 - 0.5;
+  if (Math.abs(dy) >= Math.abs(dx)) return dy >= 0 ? "bottom" : "top";
+  return dx < 0 ? "left" : "right";
+}
 function placeZone(box, r) {
   box.style.left = `${r[0] * 100}%`; box.style.top = `${r[1] * 100}%`;
   box.style.width = `${(r[2] - r[0]) * 100}%`; box.style.height = `${(r[3] - r[1]) * 100}%`;
+  const label = $(".label", box);
+  if (label) label.className = `label at-${labelSide(box.dataset.zone, r)}`;
 }
 function drawZones() {
   const keys = cam.zones ? zoneKeys() : [];
@@ -107,6 +167,9 @@ function drawZones() {
     return box;
   }));
   $("#cam-save").disabled = !cam.dirty;
+}
+function relabelZones() {
+  for (const box of $$("#cam-zones .zone")) $(".label", box).textContent = zoneLabel(box.dataset.zone);
 }
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 $("#cam-zones").addEventListener("pointerdown", (ev) => {
@@ -146,53 +209,135 @@ $("#cam-zones").addEventListener("pointerup", endDrag);
 $("#cam-zones").addEventListener("pointercancel", endDrag);
 $("#cam-save").addEventListener("click", async () => {
   const r = await send("PUT", "/api/camera/zones", cam.zones);
-  if (r) { cam.zones = r; cam.dirty = false; drawZones(); toast("Zones saved"); }
+  if (!r) return;
+  cam.dirty = false;
+  if (r.in_use === false) {
+    // zones for another size of table: kept for it, the game in progress keeps its own
+    const z = await send("GET", "/api/camera/zones");
+    if (z) cam.zones = z;
+    drawZones();
+    toast(`Zones kept for a table of ${r.players}; this game keeps its zones`);
+    return;
+  }
+  cam.zones = { players: r.players, centre: r.centre, seats: r.seats };
+  drawZones();
+  toast("Zones saved");
 });
 $("#cam-reset").addEventListener("click", async () => {
   const r = await send("GET", "/api/camera/zones");
   if (r) { cam.zones = r; cam.dirty = false; drawZones(); }
 });
 
-/* ---------- flagged readings: accept, fix the card, or not a card ---------- */
+/* ---------- flagged readings: the follower's words and one-tap answers ---------- */
+function whereWords(zone) {
+  if (zone === "centre") return "in the centre";
+  return zone ? `in ${zoneLabel(zone)}'s row` : "outside the zones";
+}
+function reasonWords(reason) {
+  // the follower's reason, with names for seat letters ("a card laid in A's zone")
+  return String(reason || "").replace(/\b([A-D])'s zone\b/g, (_, k) => `${zoneLabel(k)}'s row`);
+}
+function flagSay(f) {
+  if (f.say) return f.say;
+  const kind = f.kind || (f.event && f.event.type) || "play";
+  const read = f.card ? cardLabel(f.card) : null;
+  const where = whereWords(f.zone);
+  if (kind === "crib-all") return `The crib ${(f.likely || []).map(cardLabel).join(" ")}: is it right?`;
+  if (kind === "starter") return read ? `${read} ${where}: is it the starter?` : `A card ${where} I can't read: the starter?`;
+  if (kind === "crib") return read ? `${read} in the crib?` : "A card of the crib I can't read";
+  if (!f.event && f.zone !== "centre" && f.zone) return read ? `${read} ${where}: whose is it?` : `A card ${where} I can't read`;
+  if (!f.event) return read ? `${read} laid ${where}: whose is it?` : `A card laid ${where}: whose is it?`;
+  return read ? `${read} ${where}?` : `A card ${where} I can't read`;
+}
+function flagChoices(f) {
+  // the follower's one-tap answers; without them, the page's own from the reading
+  let choices = Array.isArray(f.choices) ? f.choices.filter((c) => c && c.action && c.label) : null;
+  if (!choices || !choices.length) {
+    choices = [];
+    const kind = f.kind || (f.event && f.event.type) || "play";
+    if (f.event && f.card) {
+      choices.push({ label: `Accept ${cardLabel(f.card)}${kind === "starter" ? " as the starter" : ""}`, action: "accept" });
+    }
+    for (const c of f.likely || []) {
+      if (c === f.card && f.event) continue;
+      if (f.event) choices.push({ label: `It's ${cardLabel(c)}`, action: "fix", card: c });
+    }
+  }
+  // always a way to name another card, and to say it is no card at all
+  if (!choices.some((c) => c.action === "fix" && !c.card && !c.seat)) choices.push({ label: "Another card…", action: "fix" });
+  if (!choices.some((c) => c.action === "dismiss")) choices.push({ label: "Not a card", action: "dismiss" });
+  return choices;
+}
 function renderFlagged(flags) {
+  const names = S.players(app.state).map((p) => `${p.seat}=${p.name}`).join(",");
+  const key = JSON.stringify([flags, names, cam.picking]);
+  if (key === cam.flagsKey) return;  // the same flags: leave the buttons (and an open picker) alone
+  cam.flagsKey = key;
+  if (cam.picking && !flags.some((f) => f.id === cam.picking.id)) cam.picking = null;
   $("#cam-flagged-wrap").hidden = !flags.length;
   $("#cam-flagged").replaceChildren(...flags.map((f) => {
-    const read = (f.event && f.event.card) || f.card || null;
-    const buttons = [];
-    if (f.event && read) buttons.push(el("button", { type: "button", class: "primary", "data-action": "accept", "data-card": read,
-      onclick: () => resolveFlag(f, "accept") }, `Accept ${cardLabel(read)}`));
-    for (const c of f.likely || []) {
-      if (c === read && f.event) continue;
-      buttons.push(el("button", { type: "button", "data-action": "fix", "data-card": c,
-        onclick: () => resolveFlag(f, "fix", c) }, `It's ${cardLabel(c)}`));
-    }
-    buttons.push(el("button", { type: "button", class: "ghost", "data-action": "dismiss",
-      onclick: () => resolveFlag(f, "dismiss") }, "Not a card"));
-    const where = f.zone === "centre" || !f.zone ? "centre" : zoneLabel(f.zone);
-    const sure = typeof f.confidence === "number" ? `, ${Math.round(f.confidence * 100)}% sure` : "";
+    const choices = flagChoices(f);
+    let primary = false;
+    const buttons = choices.map((c, i) => {
+      const first = c.action === "accept" && !primary;
+      if (first) primary = true;
+      return el("button", { type: "button", class: first ? "primary" : c.action === "dismiss" ? "ghost" : "",
+        "data-action": c.action, "data-card": c.card || null, "data-seat": c.seat || null, "data-choice": i,
+        "aria-expanded": c.action === "fix" && !c.card ? String(!!cam.picking && cam.picking.id === f.id) : null,
+        onclick: () => choose(f, c) }, c.label);
+    });
+    const sure = typeof f.confidence === "number" && f.confidence > 0 ? `${Math.round(f.confidence * 100)}% sure` : "";
+    // the reason, unless it only asks again what the follower's words ask ("whose is it?")
+    const reason = f.say && /\?$/.test(String(f.reason || "")) ? "" : reasonWords(f.reason);
+    const hint = [reason, sure].filter(Boolean).join(", ");
+    const picker = el("div", { class: "picker cam-picker", role: "group", "aria-label": "the card it is" });
+    if (cam.picking && cam.picking.id === f.id) {
+      buildPicker(picker, (card) => resolveFlag(f, cam.picking.choice, card));
+      const seen = S.seen(app.state);
+      for (const b of $$(".pick", picker)) b.classList.toggle("seen", seen.has(b.dataset.card));
+    } else picker.hidden = true;
     return el("li", { "data-flag": f.id },
       f.crop ? el("img", { class: "crop", alt: "what the camera saw", width: 96, height: 128,
         src: `/api/camera/crops/${encodeURIComponent(String(f.crop).split("/").pop())}` }) : null,
       el("div", {},
-        el("b", {}, read ? `${cardLabel(read)}?` : "Unreadable card"), ` ${where}, frame ${f.frame}${sure}`,
-        el("p", { class: "hint" }, f.reason || ""),
-        el("div", { class: "row" }, ...buttons)));
+        el("b", { class: "say" }, flagSay(f)),
+        hint ? el("p", { class: "hint" }, hint) : null,
+        el("div", { class: "row" }, ...buttons)),
+      picker);
   }));
 }
-async function resolveFlag(f, action, card) {
-  const body = { action };
-  if (card) body.card = card;
+function choose(f, choice) {
+  if (choice.action === "fix" && !choice.card) {  // name the card: the picker opens (or closes)
+    cam.picking = cam.picking && cam.picking.id === f.id ? null : { id: f.id, choice };
+    renderFlagged((cam.status && cam.status.flagged) || []);
+    return;
+  }
+  resolveFlag(f, choice);
+}
+async function resolveFlag(f, choice, picked) {
+  const body = { action: choice.action };
+  const card = picked || choice.card;
+  if (card && choice.action !== "dismiss") body.card = card;
+  if (choice.seat) body.seat = choice.seat;
   const r = await send("POST", `/api/camera/flagged/${f.id}`, body);
   if (!r) return;
+  cam.picking = null;
   if (r.state && r.state.game && r.state.game === app.gameId) render(r.state);
-  toast(action === "dismiss" ? "Dropped: not a card" : `Recorded ${cardLabel(card || (f.event && f.event.card) || f.card)}`);
+  const named = card || f.card || (f.event && f.event.card);
+  toast(choice.action === "dismiss" ? "Dropped: not a card"
+    : `Recorded ${named ? cardLabel(named) : "it"}${choice.seat ? ` for ${zoneLabel(choice.seat)}` : ""}`);
   camLoad();
 }
 
 /* ---------- start ---------- */
-app.onCamera = camUpdate;
-app.onLive = camLoad;  // the stream (re)opened: catch up on what it missed
+camWatch.show = camUpdate;
 window.addEventListener("hashchange", () => { if (location.hash === "#camera") camSnap(); });
 document.addEventListener("visibilitychange", camSnap);
-setInterval(() => { if (!app.es && document.visibilityState === "visible") camLoad(); }, 2000);  // polling
-camLoad();
+setInterval(() => {  // the game moved on (names, whose turn): the words follow, while the tab is seen
+  if (!cam.status || !camTabShown() || app.lastJson === cam.stateJson) return;
+  cam.stateJson = app.lastJson;
+  renderWords(cam.status);
+  relabelZones();
+  renderFlagged(cam.status.flagged || []);
+}, 1000);
+if (camWatch.status) camUpdate(camWatch.status); else camLoad();

@@ -1,0 +1,35 @@
+/* Cribbage Companion page, the camera on every tab: the Camera tab's link, the "camera lost"
+   banner and the camera's status (the live stream's event: camera; while the page polls,
+   GET /api/camera every 2 s). The Camera tab's own script, camera.js (what the camera expects,
+   flagged readings, the snapshot and the zones), is fetched when the tab first opens. Loaded
+   after app.js (its helpers: $, api, app, loadScript) only when the table has a camera. */
+"use strict";
+
+const camWatch = { status: null, show: null };  // show: camera.js's renderer, once loaded
+
+function camWatchUpdate(st) {
+  camWatch.status = st;
+  $('#tabs a[data-tab="camera"]').hidden = !st;
+  const banner = $("#cam-banner");
+  const lost = !!st && st.state === "lost";
+  banner.hidden = !lost;
+  if (lost) {
+    banner.textContent = `Camera lost: ${st.error || "no picture"} — retrying` +
+      (st.retries ? ` (${st.retries})` : "") + "; play by hand meanwhile.";
+  }
+  if (camWatch.show) camWatch.show(st);
+}
+async function camWatchLoad() {
+  try { camWatchUpdate(await api("GET", "/api/camera")); }
+  catch (e) { if (e.status === 404) camWatchUpdate(null); }
+}
+function camWatchTab() {
+  if (location.hash === "#camera") loadScript($("#camera").dataset.script);
+}
+
+app.onCamera = camWatchUpdate;
+app.onLive = camWatchLoad;  // the stream (re)opened: catch up on what it missed
+window.addEventListener("hashchange", camWatchTab);
+setInterval(() => { if (!app.es && document.visibilityState === "visible") camWatchLoad(); }, 2000);  // polling
+camWatchLoad();
+camWatchTab();

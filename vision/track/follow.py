@@ -481,8 +481,12 @@ class Follower:
         width = self._card_width()
         if any(_dist(f.center, d.center) < HEAL * width for f in self.flags):
             return False  # that card is flagged already
-        if d.what == "index" and any(_dist(c.center, d.center) < 0.5 * width for c in self.tracker.visible()):
-            return False  # a card read there already: an index of it
+        # a card read there already (an index of it, half covered): of this deal, or of the last
+        # one, still lying (anywhere on it: the next deal's cards come once it is cleared)
+        deal = self.tracker.deal
+        if d.what == "index" and any(_dist(c.center, d.center) < (0.5 if c.deal == deal else 0.85) * width
+                                     for c in self.tracker.cards if c.visible):
+            return False
         placed = _deal_cards(state)
         likely = [c for c in d.likely if c not in placed]
         reason = ("read as more than one card" if len(d.likely) > 1 else

@@ -76,13 +76,14 @@ OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
 CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1280 at the mount's height)
 CARD_ASPECT = 1.4  # a card's height over its width
+PALE_TABLE = 1.08  # paper is at least this much brighter than the table (B + G + R), even a white one
 FLICKER = 0.03  # rows this much brighter or darker than over the last frames: a lamp's flicker
 LONGEST = 1.25  # card heights: new paper longer than this is no single card
 STILL_THERE = 1.0  # card widths: a card of a deal gone by read this near where it lay still lies there
 REVEALED = 0.45  # card widths: new paper centred this near a card read again is that card, uncovered
 CARD_SHARE = 0.18  # new face-up paper of this share of a card's area, unread, is a card in doubt
 SOLID_SHARE = 0.06  # and this share of a card in solid paper (a back's border and print are thin)
-SOLID_EDGE = 0.05  # card widths: paper this far in from every edge is solid
+SOLID_EDGE = 0.07  # card widths: paper this far in from every edge is solid
 PAPER_TINT = 0.07  # paper's tint (r, g, b shares) is within this of the brightest parts' own
 PAPER_LEVEL = 0.7  # and it is brighter than this share of the frame's brightest
 
@@ -238,6 +239,7 @@ class Tracker:
         self._paper_ref: npt.NDArray[np.bool_] | None = None  # face-up paper in the table as last read
         self._colour: tuple[int, npt.NDArray[np.uint8]] | None = None  # this frame's small colour copy
         self._white: tuple[float, npt.NDArray[np.float32]] | None = None  # paper's level and tint
+        self._table: float | None = None  # the table's level (B + G + R), the frame's median
         self.expect: tuple[str, ...] = ()  # zones read first when several places wait (the game's guess)
         self._rows: deque[npt.NDArray[np.float32]] = deque(maxlen=9)  # each row's level, recent frames
         self.restarted = False  # frame numbers began again (or the size changed): a source come back
@@ -422,16 +424,19 @@ class Tracker:
     def _learn_white(self, small: npt.NDArray[np.uint8]) -> None:
         """Paper's level and tint, learnt from the frames that show paper (cards lie face up):
         a table with no card shows none, and its brightest wood is not taken for paper."""
+        table = float(np.median(small.astype(np.float32).sum(axis=2)))  # most of the frame is table
+        self._table = table if self._table is None else 0.9 * self._table + 0.1 * table
         top, tint = _white(small)
-        if self._white is None or top >= 0.85 * self._white[0]:
+        above = top > PALE_TABLE * self._table  # the brightest is brighter than the table: paper
+        if self._white is None or (above and top >= 0.85 * self._white[0]):
             level, old = self._white if self._white is not None else (top, tint)
             self._white = (0.8 * level + 0.2 * top, (0.8 * old + 0.2 * tint).astype(np.float32))
-        else:  # the camera's exposure may have fallen: paper's level follows, slowly
-            self._white = (0.995 * self._white[0], self._white[1])
+        else:  # the camera's exposure may have fallen: paper's level follows, slowly (above the table)
+            self._white = (max(0.995 * self._white[0], PALE_TABLE * self._table), self._white[1])
 
     def _paper_now(self, image: BGR, number: int, shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
         small = self._small_colour(image, number, shape)
-        return _paper(small, self._white)
+        return _paper(small, self._white, self._table or 0.0)
 
     def _unexplained(self, look: _Look, image: BGR, small: npt.NDArray[np.uint8],
                      number: int) -> list[Doubt]:
@@ -493,7 +498,8 @@ class Tracker:
         if crop.size == 0:
             return False
         k = max(3, round(SOLID_EDGE * card_w) | 1)
-        solid = cv2.erode(_paper(crop, self._white).astype(np.uint8), np.ones((k, k), np.uint8))
+        paper = _paper(crop, self._white, self._table or 0.0).astype(np.uint8)
+        solid = cv2.erode(paper, np.ones((k, k), np.uint8))
         return int(np.count_nonzero(solid)) >= SOLID_SHARE * card_w * card_w * CARD_ASPECT
 
     def _card_width(self, frame_width: int) -> float:
@@ -661,12 +667,13 @@ def _window(box: Box, size: tuple[int, int]) -> Box:
     return (x0, y0, x1, y1)
 
 
-def _paper(small_bgr: npt.NDArray[np.uint8],
-           white: tuple[float, npt.NDArray[np.float32]] | None = None) -> npt.NDArray[np.bool_]:
+def _paper(small_bgr: npt.NDArray[np.uint8], white: tuple[float, npt.NDArray[np.float32]] | None = None,
+           table: float = 0.0) -> npt.NDArray[np.bool_]:
     """Where a small colour copy shows a card's face: paper, near paper's own brightness and tint
     (``white``: level, the sum of B, G and R, and tint, their shares; by default the brightest of
     this frame's), so a warm lamp's cast is paper's colour too, and not a table's wood, a hand's
-    skin or a card back's print (blurred at this size into a pale tint).
+    skin or a card back's print (blurred at this size into a pale tint). On a pale table (its
+    level ``table`` near paper's) paper is what is brighter than halfway from the table to paper.
 
     >>> img = np.full((20, 20, 3), (40, 70, 110), np.uint8); img[5:15, 5:12] = (200, 228, 250)
     >>> img[0:4, 0:8] = (230, 170, 120)  # a pale blue back
@@ -679,7 +686,8 @@ def _paper(small_bgr: npt.NDArray[np.uint8],
     level = f.sum(axis=2)
     chroma = f / np.maximum(level, 1.0)[..., None]
     top, tint = white if white is not None else _white(small_bgr)
-    return (level > PAPER_LEVEL * top) & (np.abs(chroma - tint).sum(axis=2) < PAPER_TINT)
+    floor = max(PAPER_LEVEL * top, (table + top) / 2)
+    return (level > floor) & (np.abs(chroma - tint).sum(axis=2) < PAPER_TINT)
 
 
 def _white(small_bgr: npt.NDArray[np.uint8]) -> tuple[float, npt.NDArray[np.float32]]:

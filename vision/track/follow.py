@@ -133,7 +133,6 @@ def _pretty(card: str | None) -> str:
 
 CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
 RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
-REREAD = 15  # frames: a card read this soon after a flag where it lies is the flagged card, read at last
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
 
 
@@ -418,8 +417,7 @@ class Follower:
         if s.card in _deal_cards(state):
             return None
         for flag in self.flags:
-            again = (self._all_laid(s.zone, state) or not self.tracker.moved_since(flag.center, flag.frame)
-                     or s.settled - flag.frame <= REREAD)
+            again = self._all_laid(s.zone, state) or not self.tracker.moved_since(flag.center, flag.frame)
             if flag.kind == "play" and not (flag.zone == s.zone and again):
                 continue  # a card laid beside a flagged one is the seat's next play, not a re-reading
             if flag.kind in ("play", "starter", "crib") and flag.card != s.card \

@@ -34,7 +34,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -80,6 +80,8 @@ PALE_TABLE = 1.08  # paper is at least this much brighter than the table (B + G 
 FLICKER = 0.03  # rows this much brighter or darker than over the last frames: a lamp's flicker
 LONGEST = 1.25  # card heights: new paper longer than this is no single card
 STILL_THERE = 1.0  # card widths: a card of a deal gone by read this near where it lay still lies there
+REVEALED_SHARE = 0.6  # new paper this much on cards read before is those cards, uncovered
+BODY = 0.38  # card widths: a card's centre from its index, down the card and to the index's right
 REVEALED = 0.45  # card widths: new paper centred this near a card read again is that card, uncovered
 CARD_SHARE = 0.18  # new face-up paper of this share of a card's area, unread, is a card in doubt
 SOLID_SHARE = 0.06  # and this share of a card in solid paper (a back's border and print are thin)
@@ -99,6 +101,8 @@ class Seen:
     center: tuple[float, float]
     size: float
     likely: tuple[str, ...] = ()
+    down: tuple[float, float] | None = None  # the card's "down" as its index shows it (see IndexSeen)
+    whole: bool = False  # the centre is the card's own (from its outline or both indices), not an index's
 
 
 Reader = Callable[[BGR], tuple[list[Seen], list[Seen]]]
@@ -110,7 +114,9 @@ def read_with_reader(image: BGR) -> tuple[list[Seen], list[Seen]]:
     from vision.reader import read_cards
 
     reading = read_cards(image)
-    cards = [Seen(c.card.name, c.confidence, c.center, max((i.size for i in c.indices), default=10.0))
+    cards = [Seen(c.card.name, c.confidence, c.center, max((i.size for i in c.indices), default=10.0),
+                  down=c.indices[0].down if c.indices else None,
+                  whole=c.quad is not None or len(c.indices) >= 2)
              for c in reading.cards]
     doubts = [Seen(None, 0.0, u.center, u.size or 10.0, u.likely) for u in reading.unreadable]
     return cards, doubts
@@ -160,6 +166,20 @@ class TableCard:
     visible: bool = True
     deal: int = 0
     named: bool = False  # named by the players (a card the reader could not read): held as face up
+    down: tuple[float, float] | None = None  # the way the card's body lies from its index, if read
+    body: tuple[float, float] | None = None  # the centre of the card's body (frame pixels), if known
+
+    def covers(self, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
+               width: float) -> npt.NDArray[np.bool_]:
+        """Which of the points (``x``, ``y``) lie on this card's body (a card ``width`` wide),
+        when the way it lies is known; else those within half a card of its centre."""
+        cx, cy = self.body or self.center
+        if self.down is None:
+            return np.hypot(x - cx, y - cy) < REVEALED * width
+        dx, dy = self.down
+        along = (x - cx) * dx + (y - cy) * dy
+        across = (x - cx) * dy - (y - cy) * dx
+        return (np.abs(along) < 0.55 * CARD_ASPECT * width) & (np.abs(across) < 0.55 * width)
 
 
 @dataclass
@@ -170,9 +190,12 @@ class _Slot:
     size: float
     votes: dict[str | None, list[float]] = field(default_factory=dict)
     guesses: dict[str, int] = field(default_factory=dict)  # names an unreadable index was read as
+    lie: tuple[tuple[float, float], bool, tuple[float, float]] | None = None  # down, whole, centre read
 
     def add(self, seen: Seen) -> None:
         self.votes.setdefault(seen.card, []).append(seen.confidence)
+        if seen.card is not None and seen.down is not None and (self.lie is None or seen.whole):
+            self.lie = (seen.down, seen.whole, seen.center)
         for rank, name in enumerate(seen.likely[:3]):
             self.guesses[name] = self.guesses.get(name, 0) + 3 - rank
 
@@ -403,15 +426,19 @@ class Tracker:
         self._looks.append(_Look(number, box, small_box, core, places))
 
     def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8], image: BGR, number: int) -> None:
-        """The place just read is the table as last read."""
+        """The place just read is the table as last read, where it was still (a hand moving in
+        a corner of the window is not the table: the table under it is read once it has gone)."""
         x0, y0, x1, y1 = look.small_box
         if self._reference is not None:
-            self._reference[y0:y1, x0:x1] = small[y0:y1, x0:x1]
-            self._read_mask[y0:y1, x0:x1] = True
+            moved = self.motion.last_moved
+            still = np.ones((y1 - y0, x1 - x0), bool) if moved is None or moved.shape != small.shape \
+                else moved[y0:y1, x0:x1] <= number - self.settle
+            self._reference[y0:y1, x0:x1][still] = small[y0:y1, x0:x1][still]
+            self._read_mask[y0:y1, x0:x1] |= still
             paper = self._paper_now(image, number, small.shape)
             if self._paper_ref is None or self._paper_ref.shape != paper.shape:
                 self._paper_ref = paper.copy()
-            self._paper_ref[y0:y1, x0:x1] = paper[y0:y1, x0:x1]
+            self._paper_ref[y0:y1, x0:x1][still] = paper[y0:y1, x0:x1][still]
 
     def _small_colour(self, image: BGR, number: int, shape: tuple[int, ...]) -> npt.NDArray[np.uint8]:
         """The frame at the small copy's size, in colour (made once a frame, when needed)."""
@@ -461,7 +488,7 @@ class Tracker:
         counted = np.bincount(labels[gain > 0], minlength=n)
         here = [c.center for c in self.cards if id(c) in look.new_paper]
         here += [slot.center for slot in look.slots if not any(slot is d for d in look.dropped)]
-        again = [c.center for c in self.cards if id(c) in look.seen_known and id(c) not in look.new_paper]
+        again = [c for c in self.cards if c.visible and id(c) not in look.new_paper and not c.named]
         ys, xs = np.nonzero(gain)
         out: list[Doubt] = []
         for k in range(1, n):
@@ -476,13 +503,19 @@ class Tracker:
             if any(box[0] - grow <= cx <= box[2] + grow and box[1] - grow <= cy <= box[3] + grow
                    for cx, cy in here):
                 continue  # a card laid or turned up here in this look
+            if self.motion.still_for((int(x) - 1, int(y) - 1, int(x + bw) + 1, int(y + bh) + 1), number) \
+                    < self.settle:
+                continue  # a hand is still by it: judged by a later look, once it has gone
             mine = labels[ys, xs] == k
             (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs[mine], ys[mine]]).astype(np.float32))
             if max(rw, rh) > LONGEST * card_w * CARD_ASPECT:
                 continue  # longer than a card: a hand's or an arm's shadow gone from a pale table
-            mid = (float(xs[mine].mean() + 0.5) * fx, float(ys[mine].mean() + 0.5) * fy)
-            if any(_dist(mid, c) < REVEALED * card_w * fx for c in again):
-                continue  # a card read here before, uncovered again (a hand or an arm lay over it)
+            px, py = (xs[mine] + 0.5) * fx, (ys[mine] + 0.5) * fy
+            on = np.zeros(len(px), bool)
+            for c in again:
+                on |= c.covers(px, py, card_w * fx)
+            if on.mean() >= REVEALED_SHARE:
+                continue  # cards read here before, uncovered again (a hand or an arm lay over them)
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             crop = _crop_box(image, box, 0.15 * card_w * fx)
             out.append(Doubt(self.zones.zone_of(centre[0], centre[1], w, h), centre, number, (), 0.0,
@@ -514,7 +547,7 @@ class Tracker:
             for seen in cards + doubts:
                 cx, cy = seen.center[0] + x0, seen.center[1] + y0
                 inner = _inside_any(look.places, cx, cy)
-                seen = Seen(seen.card, seen.confidence, (cx, cy), seen.size)
+                seen = replace(seen, center=(cx, cy))
                 known = self._known(seen, inner)
                 if known is not None:
                     look.seen_known.add(id(known))
@@ -568,6 +601,13 @@ class Tracker:
             h, w = image.shape[:2]
             zone = self.zones.zone_of(slot.center[0], slot.center[1], w, h)
             tc = TableCard(card, slot.center, slot.size, zone, number, deal=self.deal)
+            if slot.lie is not None:
+                (dx, dy), whole, at = slot.lie
+                tc.down = (dx, dy)
+                width = self._card_width(w)
+                # from a lone index, the body's centre lies down the card and to the index's right
+                tc.body = at if whole else (at[0] + BODY * width * (CARD_ASPECT * dx + dy),
+                                            at[1] + BODY * width * (CARD_ASPECT * dy - dx))
             self.cards.append(tc)
             look.laid += 1
             look.seen_known.add(id(tc))

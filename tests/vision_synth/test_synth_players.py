@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from cribbage.cards import PACK
 from cribbage.errors import RuleError
 from cribbage.game import Game, Settings
 from vision.synth.deals import game_script, script_from_events, settings_of
@@ -26,7 +27,7 @@ from vision.track.zones import Zones
 DECK = procedural_deck(7)
 SIZE = (320, 180)
 CW = 130 * SIZE[0] / 1280
-CARDS = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+CARDS = [card.name for card in PACK]
 
 
 def _table_script(players: int, dealer: str, per_seat: int = 4) -> list[dict[str, Any]]:

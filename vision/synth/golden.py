@@ -27,17 +27,20 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vision.synth.decks import cache_root
 
-__all__ = ["SCENARIOS", "Scenario", "golden_name", "golden_video", "scenario_script"]
+__all__ = ["PRERENDER", "SCENARIOS", "Scenario", "golden_name", "golden_video", "prerender",
+           "scenario_script"]
 
 _SOURCES = (
     "video.py", "hands.py", "deals.py", "tables.py", "compose.py", "decks.py", "procedural.py", "effects.py",
@@ -155,38 +158,77 @@ def golden_video(deck: str | None = None, reset: str = "turn-down", suffix: str 
     Returns its path and its truth, which has the game's keys beside the frames: ``events``
     (the camera's events: no go), ``legal_events``, ``settings``, ``players``, ``variant``,
     ``dealer``, ``scores``, ``over``, ``scenario`` and ``render_seconds``."""
-    from vision.synth.video import _default_deck, render_video
+    from vision.synth.video import _default_deck
 
     name = deck or _default_deck().name
     folder = cache or cache_root() / "golden"
     path = folder / golden_name(name, reset, suffix, scenario, effects, size)
     truth = Path(str(path) + ".truth.json")
     if not (path.exists() and truth.exists()):
-        sc = SCENARIOS[scenario]
         folder.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name("partial-" + path.name)
-        what = "the golden deals" if scenario == "golden" else f"the {scenario} scenario"
-
-        def show(done: int, total: int) -> None:
-            if progress and (done % 25 == 0 or done == total):
-                sys.stderr.write(f"\rrendering {what} ({name}, {reset}): {done}/{total} frames")
-                sys.stderr.flush()
-
-        actions, game = scenario_script(scenario, reset)
-        t0 = time.perf_counter()
-        render_video(actions, partial, deck=name, reset=reset, progress=show, table=sc.table, size=size,
-                     effects=_effects_of(scenario, effects), crib_overlap=sc.crib_overlap, pace=sc.pace,
-                     meta={"scenario": scenario, **game})
-        seconds = time.perf_counter() - t0
-        if progress:
-            sys.stderr.write(f" ({seconds:.0f} s)\n")
-        partial_truth = Path(str(partial) + ".truth.json")
-        data = json.loads(partial_truth.read_text())
-        data["render_seconds"] = round(seconds, 1)
-        partial_truth.write_text(json.dumps(data, indent=1))
-        partial_truth.replace(truth)
-        partial.replace(path)
+        with _rendering(path):  # one process renders a video; the others wait for it, then read it
+            if not (path.exists() and truth.exists()):
+                _render(path, truth, name, reset, scenario, effects, size, progress)
     return path, json.loads(truth.read_text())
+
+
+@contextmanager
+def _rendering(path: Path) -> Iterator[None]:
+    """Hold the lock on rendering ``path`` (a file lock beside it, where the system has them)."""
+    try:
+        import fcntl
+    except ImportError:  # no file locks here: renders may overlap, each under its own name
+        yield
+        return
+    with open(str(path) + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _render(path: Path, truth: Path, name: str, reset: str, scenario: str,
+            effects: Mapping[str, Any] | None, size: tuple[int, int], progress: bool) -> None:
+    """Render a video to ``path`` and its truth to ``truth`` (see :func:`golden_video`)."""
+    from vision.synth.video import render_video
+
+    sc = SCENARIOS[scenario]
+    partial = path.with_name(f"partial-{os.getpid()}-{path.name}")
+    what = "the golden deals" if scenario == "golden" else f"the {scenario} scenario"
+
+    def show(done: int, total: int) -> None:
+        if progress and (done % 25 == 0 or done == total):
+            sys.stderr.write(f"\rrendering {what} ({name}, {reset}): {done}/{total} frames")
+            sys.stderr.flush()
+
+    actions, game = scenario_script(scenario, reset)
+    t0 = time.perf_counter()
+    render_video(actions, partial, deck=name, reset=reset, progress=show, table=sc.table, size=size,
+                 effects=_effects_of(scenario, effects), crib_overlap=sc.crib_overlap, pace=sc.pace,
+                 meta={"scenario": scenario, **game})
+    seconds = time.perf_counter() - t0
+    if progress:
+        sys.stderr.write(f" ({seconds:.0f} s)\n")
+    partial_truth = Path(str(partial) + ".truth.json")
+    data = json.loads(partial_truth.read_text())
+    data["render_seconds"] = round(seconds, 1)
+    partial_truth.write_text(json.dumps(data, indent=1))
+    partial_truth.replace(truth)
+    partial.replace(path)
+
+
+PRERENDER: tuple[tuple[str, str], ...] = (
+    ("golden", "keep"), ("golden", "turn-down"), ("three", "turn-down"), ("four", "turn-down"),
+    ("five-card", "turn-down"), ("whole", "turn-down"))
+"""The videos the tests follow (scenario, reset), in the order the tests come to them."""
+
+
+def prerender(videos: Sequence[tuple[str, str]] = PRERENDER) -> None:
+    """Render each of ``videos`` not cached yet (the tests start this beside them on a fresh
+    machine, so that the renders use the second core while other tests run)."""
+    for scenario, reset in videos:
+        golden_video(reset=reset, scenario=scenario)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -199,11 +241,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--effects", type=json.loads, default=None,
                         help='JSON laid over the scenario\'s effects, e.g. \'{"low_light": 0.5}\'')
     parser.add_argument("--list", action="store_true", help="list the scenarios and stop")
+    parser.add_argument("--prerender", action="store_true",
+                        help="render every video the tests follow that is not cached yet, and stop")
     parser.add_argument("--out", type=Path, help="copy the video (and its truth) here")
     args = parser.parse_args(argv)
     if args.list:
         for key, sc in SCENARIOS.items():
             print(f"{key:11} {sc.doc}")
+        return 0
+    if args.prerender:
+        prerender()
         return 0
     path, _ = golden_video(args.deck, args.reset, args.out.suffix if args.out else ".mp4", progress=True,
                            scenario=args.scenario, effects=args.effects)

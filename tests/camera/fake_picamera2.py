@@ -234,6 +234,7 @@ class Picamera2:
             "ExposureTime": (26, 220_000_000, 20_000), "AnalogueGain": (1.0, 16.0, 1.0),
             "ColourGains": (0.0, 32.0, None), "FrameDurationLimits": (33_333, 120_000_000, 33_333),
             "AwbEnable": (False, True, None), "NoiseReductionMode": (0, 4, 0),
+            "AeFlickerMode": (0, 1, 0), "AeFlickerPeriod": (100, 1_000_000, None),
             "ScalerCrop": ((0, 0, 64, 64), array, array)}
         if BEHAVIOUR.libcamera >= (0, 5):
             self.camera_controls |= {"ExposureTimeMode": (0, 1, 0), "AnalogueGainMode": (0, 1, 0)}

@@ -378,3 +378,23 @@ def test_nothing_imports_picamera2_until_a_camera_is_opened() -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('picamera2', 'libcamera')))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(("mains", "period"), [(50, 10_000), (60, 8_333)])
+def test_mains_hides_a_lamps_flicker_where_the_camera_can(fake_picamera2, mains: int, period: int) -> None:
+    read(f"picamera2:640x480,mains={mains}", 2)
+    flicker = [c for _, c in fake_picamera2.CAMERAS[0].controls_set if "AeFlickerMode" in c]
+    assert flicker == [{"AeFlickerMode": 1, "AeFlickerPeriod": period}]
+
+
+def test_mains_on_a_camera_without_flicker_control_sets_nothing(fake_picamera2) -> None:
+    fake_picamera2.BEHAVIOUR.not_advertised = ("AeFlickerMode", "AeFlickerPeriod")
+    read("picamera2:640x480,mains=50", 2)
+    assert not [c for _, c in fake_picamera2.CAMERAS[0].controls_set if "AeFlickerMode" in c]
+
+
+def test_mains_is_50_60_or_off() -> None:
+    assert open_source("picamera2:640x480,mains=60Hz").mains == 60
+    assert open_source("picamera2:640x480,mains=off").mains is None
+    with pytest.raises(CameraError, match="mains is 50, 60 or off"):
+        open_source("picamera2:640x480,mains=55")

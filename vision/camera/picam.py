@@ -71,6 +71,9 @@ AF_MODE_MANUAL = 0
 """libcamera's ``controls.AfModeEnum.Manual`` (named here so libcamera need not be imported)."""
 MODE_MANUAL = 1
 """libcamera's ``ExposureTimeModeManual`` and ``AnalogueGainModeManual`` (libcamera 0.5 on)."""
+AE_FLICKER_MANUAL = 1
+"""libcamera's ``controls.AeFlickerModeEnum.FlickerManual``: exposures in whole periods of
+``AeFlickerPeriod`` (µs), which hides a mains lamp's flicker (``mains=50``: 10000 µs)."""
 AE_STATE_CONVERGED = 2
 """libcamera's ``controls.AeStateEnum.AeStateConverged``: the ``AeState`` metadata that replaced
 the boolean ``AeLocked`` (which older libcamera still reports)."""
@@ -279,7 +282,8 @@ class Picamera2Source:
     live = True
 
     def __init__(self, size: tuple[int, int] = CAMERA_SIZE, *, fps: float = CAMERA_FPS,
-                 lens: float = DEFAULT_LENS, lock: bool = True, spec: str | None = None) -> None:
+                 lens: float = DEFAULT_LENS, lock: bool = True, mains: int | None = None,
+                 spec: str | None = None) -> None:
         width, height = size[0] - size[0] % 2, size[1] - size[1] % 2  # picamera2's alignment
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             raise CameraError(f"picamera2: size {size[0]}x{size[1]} is too small: the Pi camera's picture "
@@ -293,8 +297,12 @@ class Picamera2Source:
         self.fps: float | None = float(fps)
         self.lens = lens
         self.lock = lock
+        if mains not in (None, 50, 60):
+            raise CameraError(f"picamera2: mains is 50 or 60 (Hz), not {mains}")
+        self.mains = mains
         self.lores = lores_size(self.size)
         options = [f"fps={fps:g}"] * (fps != CAMERA_FPS) + [f"lens={lens:g}"] * (lens != DEFAULT_LENS)
+        options += [f"mains={mains}"] * bool(mains)
         self.spec = spec or ",".join([f"picamera2:{size[0]}x{size[1]}", *options, *["lock=off"] * (not lock)])
         self.sensor_mode: Mapping[str, Any] | None = None
         """The sensor mode asked for once opened (None: picamera2's own choice)."""
@@ -381,6 +389,11 @@ class Picamera2Source:
             if not low <= self.lens <= high:
                 raise CameraError(f"picamera2: lens={self.lens:g} is outside this camera's {low:g}..{high:g}")
             cam.set_controls({"AfMode": AF_MODE_MANUAL, "LensPosition": self.lens})
+        if self.mains and "AeFlickerMode" in cam.camera_controls:
+            # lamps on the mains flicker at twice its frequency: exposures of whole periods hide it
+            cam.set_controls({"AeFlickerMode": AE_FLICKER_MANUAL, "AeFlickerPeriod": 500_000 // self.mains})
+        elif self.mains:
+            log.info("picamera2: this camera cannot avoid a lamp's flicker (no AeFlickerMode)")
 
     def read(self) -> Frame | None:
         cam = self._cam

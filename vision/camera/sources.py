@@ -5,6 +5,7 @@ imported only when that backend is opened (picamera2 only on a Pi).
 spec                                          source
 ============================================  =================================================
 ``picamera2[:WxH][,fps=F,lens=D,lock=off]``   the Pi camera (:mod:`vision.camera.picam`);
+``picamera2[...,mains=50|60]``                a lamp on 50 or 60 Hz mains: its flicker hidden;
                                               1280x720 at 10 fps, focus 1.43 dioptres; a
                                               size under 320x64 is refused (``MIN_WIDTH``)
 ``opencv[:N]``                                USB webcam ``N`` (default 0) via OpenCV, 1280x720
@@ -42,7 +43,7 @@ from vision.camera.frame import DEFAULT_FPS, CameraError, FrameSource
 __all__ = ["SPECS", "USAGE", "open_source", "parse_size", "source_for_path"]
 
 USAGE = {
-    "picamera2": "picamera2[:WxH][,fps=F,lens=D,lock=off]",
+    "picamera2": "picamera2[:WxH][,fps=F,lens=D,lock=off,mains=50|60]",
     "opencv": "opencv[:N]",
     "video": "video:PATH",
     "frames": "frames:DIR[@FPS]",
@@ -103,8 +104,13 @@ def _picamera2(spec: str, rest: str) -> FrameSource:
         if lock not in ("on", "off"):
             raise CameraError(f"picamera2: lock is on or off, not {lock!r}")
         kwargs["lock"] = lock == "on"
+    if "mains" in options:
+        mains = options.pop("mains").lower().removesuffix("hz")
+        if mains not in ("50", "60", "off"):
+            raise CameraError(f"picamera2: mains is 50, 60 or off, not {mains!r}")
+        kwargs["mains"] = None if mains == "off" else int(mains)
     if options:
-        raise CameraError(f"picamera2: unknown option(s) {', '.join(options)}: use fps, lens, lock")
+        raise CameraError(f"picamera2: unknown option(s) {', '.join(options)}: use fps, lens, lock, mains")
     return Picamera2Source(size, spec=spec, **kwargs)  # type: ignore[arg-type]
 
 

@@ -37,8 +37,7 @@ import cv2
 from companion.tracking import StoreGame, follow_frames
 from cribbage.gamelog import GameStore
 from vision.camera import source_for_path
-from vision.synth.deals import golden_events, new_game
-from vision.synth.golden import SCENARIOS, golden_video
+from vision.synth.golden import SCENARIOS, event_keys, golden_video
 from vision.track import Follower, Seen, Tracker, Zones, events_json
 from vision.track.tracker import read_with_reader
 
@@ -48,22 +47,7 @@ CARD_ACTIONS = ("starter", "play", "crib")
 def expected(truth: dict[str, Any]) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
     """A video's events as the camera must send them (goes only where no card shows them), and
     the final scores."""
-    if "legal_events" in truth:
-        return [_key(e) for e in truth["legal_events"] if e["type"] != "dealer"], truth["scores"]
-    game = new_game()
-    out = []
-    for e in golden_events(with_go=False):
-        game = game.apply(e)
-        if e["type"] != "dealer":
-            out.append(_key(e))
-    return out, dict(game.scores)
-
-
-def _key(e: dict[str, Any]) -> tuple[Any, ...]:
-    cards = e.get("card") or tuple(sorted(e.get("cards") or ())) or None
-    if e["type"] in ("show", "go"):
-        cards = None  # the camera counts the cards the seat laid
-    return (e["type"], e.get("seat"), cards)
+    return event_keys(truth["legal_events"]), truth["scores"]
 
 
 def follow(path: Path, truth: dict[str, Any], reader: Any = None,
@@ -220,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         want, scores = expected(truth)
         followed, state = follow(path, truth)
         sent = events_json(followed.follower.applied)
-        got = [_key(e) for e in sent]
+        got = event_keys(sent)
         exact = got == want and state["scores"] == scores
         ok &= exact
         late = latencies(sent, truth)

@@ -17,26 +17,18 @@ import pytest
 
 from companion.cli import main
 from vision.synth.deals import golden_events, new_game
-from vision.synth.golden import golden_video
+from vision.synth.golden import event_keys, golden_video
 
 CARD_ACTIONS = ("starter", "play", "crib")
 pytestmark = pytest.mark.slow
 
 
 def expected() -> tuple[list[tuple[Any, ...]], dict[str, int]]:
+    """The golden deals' events as the camera must send them, and the scores the engine gives."""
     game = new_game()
-    events = []
     for e in golden_events(with_go=False):
         game = game.apply(e)
-        if e["type"] != "dealer":
-            events.append(key(e))
-    return events, dict(game.scores)
-
-
-def key(e: dict[str, Any]) -> tuple[Any, ...]:
-    if e["type"] == "show":
-        return ("show", e["seat"], None)  # the camera counts the cards the seat laid
-    return (e["type"], e.get("seat"), e.get("card") or tuple(sorted(e["cards"])))
+    return event_keys(golden_events(with_go=False)), dict(game.scores)
 
 
 @pytest.fixture(scope="module", params=["keep", "turn-down"])
@@ -52,7 +44,7 @@ def followed(request: pytest.FixtureRequest) -> tuple[dict[str, Any], dict[str, 
 def test_every_event_and_score_is_exact(followed: tuple[dict[str, Any], dict[str, Any]]) -> None:
     result, _truth = followed
     want, scores = expected()
-    assert [key(e) for e in result["events"]] == want
+    assert event_keys(result["events"]) == want
     assert result["state"]["scores"] == scores
     assert result["flagged"] == []
 

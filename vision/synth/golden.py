@@ -39,7 +39,7 @@ from typing import Any
 
 from vision.synth.decks import cache_root
 
-__all__ = ["PRERENDER", "SCENARIOS", "Scenario", "golden_name", "golden_video", "prerender",
+__all__ = ["PRERENDER", "SCENARIOS", "Scenario", "event_keys", "golden_name", "golden_video", "prerender",
            "scenario_script"]
 
 _SOURCES = (
@@ -216,6 +216,24 @@ def _render(path: Path, truth: Path, name: str, reset: str, scenario: str,
     partial_truth.write_text(json.dumps(data, indent=1))
     partial_truth.replace(truth)
     partial.replace(path)
+
+
+def event_keys(events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """Events as the camera must send them, to compare: (type, seat, card or sorted cards). A
+    show and a go carry no cards (the camera counts the cards the seat laid); the dealer is
+    told, not seen.
+
+    >>> event_keys([{"type": "dealer", "seat": "A"}, {"type": "play", "seat": "B", "card": "5S"},
+    ...             {"type": "show", "seat": "B", "cards": ["5S"]}, {"type": "crib", "cards": ["QS", "2H"]}])
+    [('play', 'B', '5S'), ('show', 'B', None), ('crib', None, ('2H', 'QS'))]
+    """
+    out = []
+    for e in events:
+        if e["type"] == "dealer":
+            continue
+        cards = None if e["type"] in ("show", "go") else e.get("card") or tuple(sorted(e.get("cards") or ()))
+        out.append((e["type"], e.get("seat"), cards or None))
+    return out
 
 
 PRERENDER: tuple[tuple[str, str], ...] = (

@@ -16,7 +16,6 @@ read again, and what the game already holds is not sent twice.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 import time
@@ -257,13 +256,6 @@ class CameraService:
         with self._lock:
             if self._follower is None:
                 raise KeyError(flag_id)
-            if seat is None:
-                return self._follower.resolve(flag_id, action, card)  # type: ignore[no-any-return]
-            if "seat" not in inspect.signature(self._follower.resolve).parameters:
-                from cribbage.errors import CribbageError
-
-                raise CribbageError("this camera cannot be told whose card it is yet: "
-                                    "play it from the Play tab")
             return self._follower.resolve(flag_id, action, card, seat=seat)  # type: ignore[no-any-return]
 
     def confirm(self) -> dict[str, Any] | None:

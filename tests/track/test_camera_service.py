@@ -344,15 +344,6 @@ def test_the_seat_reaches_the_follower(companion: Any, tmp_path: Path) -> None:
     companion.resolve_flag(1, "dismiss")
     assert stub.answers == [(1, "accept", None, "A"), (1, "dismiss", None, None)]
 
-    class Older:  # a follower from before seats
-        def resolve(self, flag_id: int, action: str, card: str | None = None) -> dict[str, Any]:
-            return {}
-
-    camera._follower = Older()
-    assert companion.resolve_flag(1, "accept") == {}
-    with pytest.raises(CribbageError, match="whose card"):
-        companion.resolve_flag(1, "accept", None, "A")
-
 
 def test_a_move_by_hand_retells_the_page(companion: Any, tmp_path: Path) -> None:
     """What the camera expects follows the game: a card played by hand, while the camera sees

@@ -137,7 +137,6 @@ def serve_latency(path: Path, truth: dict[str, Any]) -> list[float]:
     game = companion.new_game({"players": ["Ann", "Bob"]})
     companion.apply(game, {"type": "dealer", "seat": "A"})
     drawn: list[tuple[float, int]] = []
-    events_at: dict[int, float] = {}
     camera = CameraService(companion, f"video:{path}", data, realtime=True)
     worker = companion.leds.worker
     assert worker is not None
@@ -148,8 +147,6 @@ def serve_latency(path: Path, truth: dict[str, Any]) -> list[float]:
         drawn.append((time.monotonic(), int(state.get("events", 0))))
 
     worker.draw = draw
-    companion.add_listener(lambda topic, data: events_at.setdefault(
-        int(data["state"].get("events", 0)), time.monotonic()) if topic == "state" else None)
     companion.attach_camera(camera)
     start = time.monotonic()
     camera.start()
@@ -159,14 +156,14 @@ def serve_latency(path: Path, truth: dict[str, Any]) -> list[float]:
     camera.close()
     companion.close()
     out = []
-    for frame, kind, _at in camera.latency:
+    for frame, kind, events in camera.latency:
         if kind not in CARD_ACTIONS:
             continue
         still = max((a["still"] for a in truth["actions"]
                      if a["do"] in CARD_ACTIONS and a["still"] <= frame), default=None)
         if still is None:
             continue
-        shown = [t for t, _n in drawn if t >= _at]
+        shown = [t for t, n in drawn if n >= events]  # the first LED frame with this event in it
         if shown:
             out.append(shown[0] - (start + still / fps))
     return out

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -111,7 +110,8 @@ class CameraService:
                                on_status=self._camera_changed)
         self._thread = threading.Thread(target=self._run, name="tracker", daemon=True)
         self._was_lost = False
-        self.latency: list[tuple[int, str, float]] = []  # (frame, event type, when applied): the benchmark's
+        # (frame, event type, the game's event count after it): the benchmark's
+        self.latency: list[tuple[int, str, int]] = []
         if callable(getattr(companion, "add_listener", None)):
             companion.add_listener(self._game_changed)
 
@@ -205,7 +205,7 @@ class CameraService:
                         continue
                     applied = follower.feed(frame.image, number, frame.lores)
                 for a in applied:
-                    self.latency.append((number, a.event["type"], time.monotonic()))
+                    self.latency.append((number, a.event["type"], int(a.state.get("events", 0))))
             except Exception:  # the tracker must never stop the companion
                 log.exception("camera: frame %d not followed", number)
 

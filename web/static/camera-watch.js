@@ -5,7 +5,7 @@
    after app.js (its helpers: $, api, app, loadScript) only when the table has a camera. */
 "use strict";
 
-const camWatch = { status: null, show: null };  // show: camera.js's renderer, once loaded
+const camWatch = { status: null, show: null, pushed: 0 };  // show: camera.js's renderer, once loaded
 
 function camWatchUpdate(st) {
   camWatch.status = st;
@@ -20,14 +20,21 @@ function camWatchUpdate(st) {
   if (camWatch.show) camWatch.show(st);
 }
 async function camWatchLoad() {
-  try { camWatchUpdate(await api("GET", "/api/camera")); }
-  catch (e) { if (e.status === 404) camWatchUpdate(null); }
+  const pushed = camWatch.pushed;  // a status the stream pushes meanwhile is newer than this answer
+  try {
+    const st = await api("GET", "/api/camera");
+    if (camWatch.pushed === pushed) camWatchUpdate(st);
+  } catch (e) { if (e.status === 404) camWatchUpdate(null); }
+}
+function camWatchPushed(st) {
+  camWatch.pushed += 1;
+  camWatchUpdate(st);
 }
 function camWatchTab() {
   if (location.hash === "#camera") loadScript($("#camera").dataset.script);
 }
 
-app.onCamera = camWatchUpdate;
+app.onCamera = camWatchPushed;
 app.onLive = camWatchLoad;  // the stream (re)opened: catch up on what it missed
 window.addEventListener("hashchange", camWatchTab);
 setInterval(() => { if (!app.es && document.visibilityState === "visible") camWatchLoad(); }, 2000);  // polling

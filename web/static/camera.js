@@ -270,7 +270,7 @@ function flagChoices(f) {
 }
 function renderFlagged(flags) {
   const names = S.players(app.state).map((p) => `${p.seat}=${p.name}`).join(",");
-  const key = JSON.stringify([flags, names, cam.picking]);
+  const key = JSON.stringify([flags, names]);
   if (key === cam.flagsKey) return;  // the same flags: leave the buttons (and an open picker) alone
   cam.flagsKey = key;
   if (cam.picking && !flags.some((f) => f.id === cam.picking.id)) cam.picking = null;
@@ -283,19 +283,16 @@ function renderFlagged(flags) {
       if (first) primary = true;
       return el("button", { type: "button", class: first ? "primary" : c.action === "dismiss" ? "ghost" : "",
         "data-action": c.action, "data-card": c.card || null, "data-seat": c.seat || null, "data-choice": i,
-        "aria-expanded": c.action === "fix" && !c.card ? String(!!cam.picking && cam.picking.id === f.id) : null,
-        onclick: () => choose(f, c) }, c.label);
+        "aria-expanded": c.action === "fix" && !c.card
+          ? String(!!cam.picking && cam.picking.id === f.id && cam.picking.index === i) : null,
+        onclick: () => choose(f, c, i) }, c.label);
     });
     const sure = typeof f.confidence === "number" && f.confidence > 0 ? `${Math.round(f.confidence * 100)}% sure` : "";
     // the reason, unless it only asks again what the follower's words ask ("whose is it?")
     const reason = f.say && /\?$/.test(String(f.reason || "")) ? "" : reasonWords(f.reason);
     const hint = [reason, sure].filter(Boolean).join(", ");
     const picker = el("div", { class: "picker cam-picker", role: "group", "aria-label": "the card it is" });
-    if (cam.picking && cam.picking.id === f.id) {
-      buildPicker(picker, (card) => resolveFlag(f, cam.picking.choice, card));
-      const seen = S.seen(app.state);
-      for (const b of $$(".pick", picker)) b.classList.toggle("seen", seen.has(b.dataset.card));
-    } else picker.hidden = true;
+    showPicker(picker, f);
     return el("li", { "data-flag": f.id },
       f.crop ? el("img", { class: "crop", alt: "what the camera saw", width: 96, height: 128,
         src: `/api/camera/crops/${encodeURIComponent(String(f.crop).split("/").pop())}` }) : null,
@@ -306,10 +303,25 @@ function renderFlagged(flags) {
       picker);
   }));
 }
-function choose(f, choice) {
-  if (choice.action === "fix" && !choice.card) {  // name the card: the picker opens (or closes)
-    cam.picking = cam.picking && cam.picking.id === f.id ? null : { id: f.id, choice };
-    renderFlagged((cam.status && cam.status.flagged) || []);
+function showPicker(picker, f) {
+  if (cam.picking && cam.picking.id === f.id) {
+    if (!picker.children.length) buildPicker(picker, (card) => resolveFlag(f, cam.picking.choice, card));
+    const seen = S.seen(app.state);
+    for (const b of $$(".pick", picker)) b.classList.toggle("seen", seen.has(b.dataset.card));
+    picker.hidden = false;
+  } else picker.hidden = true;
+}
+function choose(f, choice, index) {
+  if (choice.action === "fix" && !choice.card) {  // name the card: the picker opens (or closes) in place
+    const open = !(cam.picking && cam.picking.id === f.id && cam.picking.index === index);
+    cam.picking = open ? { id: f.id, choice, index } : null;
+    for (const li of $$("#cam-flagged li")) {
+      const mine = li.dataset.flag === String(f.id);
+      for (const b of $$("button[aria-expanded]", li)) {
+        b.setAttribute("aria-expanded", String(open && mine && b.dataset.choice === String(index)));
+      }
+      showPicker($(".cam-picker", li), mine ? f : { id: null });
+    }
     return;
   }
   resolveFlag(f, choice);

@@ -365,7 +365,7 @@ class Follower:
             return healed
         if s.card in _deal_cards(state):
             where = self._sent_at.get(s.card)
-            if where is not None and _dist(where, s.center) > self._card_width():
+            if where is not None and _dist(where, s.center) > self.tracker.card_width:
                 # a card the camera already saw elsewhere in this deal: this one is misread
                 kind = "play" if phase == "play" else ("crib" if phase == "show" else "starter")
                 where = self._where_words(s.zone, state)
@@ -381,7 +381,7 @@ class Follower:
                 self._held.append(({"type": "play", "seat": s.zone, "card": s.card}, s))  # after the starter
                 return state
             where = self._where_words(s.zone, state)
-            return self._flag(s, "starter", f"a card in {self._where(s.zone)} before the starter is turned",
+            return self._flag(s, "starter", f"a card in {where} before the starter is turned",
                               {"type": "starter", "card": s.card}, state=state,
                               say=f"{_pretty(s.card)} in {where}: is it the starter?")
         if phase == "play":
@@ -392,7 +392,7 @@ class Follower:
                     return state
                 return self._send(event, s, state)
             where = self._where_words(s.zone, state)
-            return self._flag(s, "play", f"a card laid in {self._where(s.zone)}: whose is it?", None,
+            return self._flag(s, "play", f"a card laid in {where}: whose is it?", None,
                               state=state, say=f"{_pretty(s.card)} laid in {where}: whose is it?")
         if phase == "show" and (s.zone == CENTRE or state.get("next") == "crib"):
             # every card the seats laid is on the table already: a new card now is the crib's,
@@ -407,7 +407,7 @@ class Follower:
             self._shown.setdefault(s.zone, []).append(s.card)  # a card of the hand never played
             return self._shows(state, s.frame)
         where = self._where_words(s.zone, state)
-        return self._flag(s, "play", f"a new card in {self._where(s.zone)} during the {phase}", None,
+        return self._flag(s, "play", f"a new card in {where} during the {phase}", None,
                           state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
                                            "whose is it?")
 
@@ -421,7 +421,7 @@ class Follower:
             if flag.kind == "play" and not (flag.zone == s.zone and again):
                 continue  # a card laid beside a flagged one is the seat's next play, not a re-reading
             if flag.kind in ("play", "starter", "crib") and flag.card != s.card \
-                    and _dist(flag.center, s.center) < HEAL * self._card_width():
+                    and _dist(flag.center, s.center) < HEAL * self.tracker.card_width:
                 try:
                     after = self._answer(flag, s.card, None)
                 except CribbageError as exc:
@@ -476,7 +476,7 @@ class Follower:
             kind, event = "crib", None
         else:
             return False
-        width = self._card_width()
+        width = self.tracker.card_width
         if any(_dist(f.center, d.center) < HEAL * width for f in self.flags):
             return False  # that card is flagged already
         # a card read there already (an index of it, half covered): of this deal, or of the last
@@ -575,7 +575,7 @@ class Follower:
     def _flag(self, s: Sighting, kind: str, reason: str, event: dict[str, Any] | None,
               crop: str | None = None, *, state: dict[str, Any], say: str = "",
               name_card: bool = True) -> dict[str, Any]:
-        width = self._card_width()
+        width = self.tracker.card_width
         if any(_dist(f.center, s.center) < HEAL * width and f.card == s.card for f in self.flags):
             self.tracker.unlay(s.card, s.center)
             return self.game.state()  # that card is flagged already: one flag a card
@@ -608,7 +608,6 @@ class Follower:
         crop = self._crib[-1][1].crop
         flag = Flag(next(self._ids), number, CENTRE, None, 0.0, [], f"the crib: {len(cards)} of {size} read",
                     self._keep_crop(crop, number, CENTRE), None, centre, "crib", say)
-        flag.center = (centre[0] + 1e6, centre[1])  # a crib card read later answers it by name, not place
         flag.choices = self._choices(flag, _names(state))
         self.flags.append(flag)
         return True
@@ -706,10 +705,6 @@ class Follower:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _card_width(self) -> float:
-        w = self.tracker._size[0] or 1280
-        return self.tracker._card_width(w)
-
     def _remember(self, card: str, flag: Flag) -> None:
         """A card the players named: the tracker holds it as lying where the flag was."""
         self.tracker.cards.append(TableCard(card, flag.center, 10.0, flag.zone, flag.frame,
@@ -723,11 +718,6 @@ class Follower:
         except OSError as exc:
             log.warning("could not keep a crop: %s", exc)
             return None
-
-    def _where(self, zone: str | None) -> str:
-        if zone is None:
-            return "no zone"
-        return "the centre" if zone == CENTRE else f"{zone}'s zone"
 
     def _where_words(self, zone: str | None, state: dict[str, Any]) -> str:
         """A zone in players' words: "Ann's row", "the centre", "no player's place"."""

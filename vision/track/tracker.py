@@ -535,6 +535,11 @@ class Tracker:
         solid = cv2.erode(paper, np.ones((k, k), np.uint8))
         return int(np.count_nonzero(solid)) >= SOLID_SHARE * card_w * card_w * CARD_ASPECT
 
+    @property
+    def card_width(self) -> float:
+        """A card's width in the frames fed so far (pixels; 1280-pixel frames before any)."""
+        return self._card_width(self._size[0] or 1280)
+
     def _card_width(self, frame_width: int) -> float:
         """A card's width in frame pixels: ``CARD_WIDTH`` of the frame's width, as the camera's
         mount sets it (docs/camera.md)."""

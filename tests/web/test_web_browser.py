@@ -197,7 +197,7 @@ def test_watch_the_board_move_from_another_phone(page: Any, browser: Any, server
     expect(page.locator("#live")).to_have_text("live")
     other = browser.new_context().new_page()
     other.goto(server)
-    other.wait_for_function("app.gameId !== null")
+    other.wait_for_function("() => app.gameId !== null")  # a function: the page's CSP refuses eval
     events = [{"type": "dealer", "seat": "A"}, {"type": "starter", "card": "JH"}]
     other.evaluate(
         """async (events) => { for (const e of events)
@@ -208,7 +208,7 @@ def test_watch_the_board_move_from_another_phone(page: Any, browser: Any, server
     expect(score(page, "A")).to_have_text("2")
     expect(page.locator("#spoken")).to_have_text("Carol: his heels for two")
     page.wait_for_function(
-        "document.querySelector('#peg-A-front').getAttribute('cx') === "
+        "() => document.querySelector('#peg-A-front').getAttribute('cx') === "
         "document.querySelector('#h0-2').getAttribute('cx')"
     )
     expect(page.locator("#leds")).to_have_attribute("src", re.compile(r"/api/leds\.png"))

@@ -291,7 +291,7 @@ class GameStore:
         """Write a game copied from another log (``crib game recover``) under its own id, with
         its events as ``(seq, at, source, event JSON)``: the longest run from event 1 that the
         rules accept (a missing number or a refused event ends it). Returns the events kept."""
-        checked = Settings.from_json(settings)
+        checked = Settings.from_stored(settings)
         run: list[tuple[int, str, str, str]] = []
         events: list[dict[str, Any]] = []
         for k, (seq, at, source, text) in enumerate(sorted(rows), 1):
@@ -414,7 +414,7 @@ class GameStore:
         row = self._db.execute("SELECT settings FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise RuleError(f"there is no game {game_id} in {self.path}", rule="game")
-        return Settings.from_json(json.loads(row[0]))
+        return Settings.from_stored(json.loads(row[0]))
 
     def _load(self, game_id: int) -> Game:
         if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**63:

@@ -110,36 +110,38 @@ def _symbol(name: Any) -> str:
 
 def cut_words(state: dict[str, Any]) -> str:
     """The latest cut for deal in words, while it matters: in the cut, and in the first deal
-    until the starter is turned; ``""`` otherwise.
+    until the starter is turned; ``""`` otherwise. Who cuts again and who deals are the
+    engine's (each cut's ``again`` and ``dealer``): after equal lowest cuts only the seats tied
+    cut again, and the lower of them deals.
 
-    >>> state = {"phase": "cut", "deal": 0,
-    ...          "players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
-    ...          "cuts": [{"cards": {"A": "4H", "B": "4S"}, "tie": True}]}
+    >>> state = {"phase": "cut", "deal": 0, "players": [{"seat": "A", "name": "Ann"},
+    ...          {"seat": "B", "name": "Ben"}, {"seat": "C", "name": "Cat"}],
+    ...          "cuts": [{"cards": {"A": "7S", "B": "7H", "C": "KD"}, "tie": True,
+    ...                    "again": ["A", "B"], "dealer": None}]}
     >>> cut_words(state)
-    'Ann cut 4♥, Bob cut 4♠: equal lowest cuts, so Ann and Bob cut again.'
-    >>> state.update(phase="deal", deal=1, cuts=[{"cards": {"A": "9C", "B": "3D"}, "tie": False}])
+    'Ann cut 7♠, Ben cut 7♥, Cat cut K♦: equal lowest cuts, so Ann and Ben cut again.'
+    >>> state["cuts"].append({"cards": {"A": "9C", "B": "3D"}, "tie": False, "again": [],
+    ...                       "dealer": "B"})
+    >>> state.update(phase="deal", deal=1)
     >>> cut_words(state)
-    'Ann cut 9♣, Bob cut 3♦: Bob cut lower and deals first.'
+    'Ann cut 9♣, Ben cut 3♦: Ben cut lower and deals first.'
     """
     cuts = [c for c in state.get("cuts") or [] if isinstance(c, dict)]
     phase, deal = state.get("phase"), state.get("deal")
     if not cuts or not (phase == "cut" or (phase == "deal" and deal == 1 and not state.get("starter"))):
         return ""
-    cards = {str(k): str(v) for k, v in (cuts[-1].get("cards") or {}).items()}
+    cut = cuts[-1]
+    cards = {str(k): str(v) for k, v in (cut.get("cards") or {}).items()}
     names = _names_of(state)
     said = ", ".join(f"{names.get(seat, seat)} cut {_symbol(card)}" for seat, card in sorted(cards.items()))
-    ranks: dict[str, int] = {}
-    for seat, card in cards.items():
-        try:
-            ranks[seat] = parse_card(card).rank
-        except CribbageError:
-            return said + "."
-    low = min(ranks.values())
-    lowest = sorted(seat for seat, rank in ranks.items() if rank == low)
-    if len(lowest) > 1:
-        who = " and ".join(names.get(seat, seat) for seat in lowest)
+    again = [str(seat) for seat in cut.get("again") or []]
+    if again:
+        who = " and ".join(names.get(seat, seat) for seat in again)
         return f"{said}: equal lowest cuts, so {who} cut again."
-    return f"{said}: {names.get(lowest[0], lowest[0])} cut lower and deals first."
+    dealer = cut.get("dealer")
+    if dealer:
+        return f"{said}: {names.get(str(dealer), str(dealer))} cut lower and deals first."
+    return said + "."
 
 
 def aside_words(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -262,6 +264,9 @@ def _not_now(kind: str, phase: str) -> str:
 _PHASE = re.compile(r"^(?P<kind>[\w-]+) is not allowed in the (?P<phase>\w+) phase \(only in [\w ]+\)$")
 _OVER = re.compile(r"^the game is over \((?P<who>.*) won\); [\w-]+ is refused$")
 _CUT_MISSING = re.compile(r"^cut needs a card for every seat; missing \[(?P<seats>[^\]]*)\]$")
+_CUT_AGAIN = re.compile(
+    r"^only (?P<again>[A-D ,and]+) cut again \(equal lowest cuts\), not (?P<others>[A-D ,and]+)$"
+)
 
 
 def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
@@ -321,6 +326,9 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     'Bob claims 10 for the hand but it counts 8: fifteen (5C TD) 2'
     >>> refusal_words("cut needs a card for every seat; missing ['B']", state)
     "Tap a cut card for each player: Bob's is missing"
+    >>> refusal_words("only A and B cut again (equal lowest cuts), not C",
+    ...               {"players": [*state["players"], {"seat": "C", "name": "Cat"}]})
+    'Only Ann and Bob cut again (equal lowest cuts), not Cat'
     """
     text = str(message)
     phase = _PHASE.match(text)
@@ -332,6 +340,12 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
         who = [f"{names.get(s, s)}'s" for s in re.findall(r"[A-D]", cut.group("seats"))]
         verb = "is" if len(who) == 1 else "are"
         return f"Tap a cut card for each player: {' and '.join(who)} {verb} missing"
+    again = _CUT_AGAIN.match(text)
+    if again:
+        names = _names_of(state)
+        tied, others = (" and ".join(names.get(s, s) for s in re.findall(r"\b[A-D]\b", again.group(k)))
+                        for k in ("again", "others"))
+        return f"Only {tied} cut again (equal lowest cuts), not {others}"
     over = _OVER.match(text)
     if over:
         who = _names_of(state).get(over.group("who"), over.group("who"))

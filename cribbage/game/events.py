@@ -202,11 +202,13 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
         if not isinstance(cards, dict):
             raise RuleError('cut needs cards: {"A": "4H", "B": "9C", ...}', rule="event")
         letters = {_seat({"type": "cut", "seat": k}, seats): v for k, v in cards.items()}
-        missing = [chr(65 + i) for i in range(seats) if chr(65 + i) not in letters]
-        if missing:
-            raise RuleError(f"cut needs a card for every seat; missing {missing}", rule="event")
-        names = parse_cards([letters[chr(65 + i)] for i in range(seats)])
-        out["cards"] = {chr(65 + i): names[i].name for i in range(seats)}
+        if not letters:
+            raise RuleError('cut needs cards: {"A": "4H", "B": "9C", ...}', rule="event")
+        # who must cut (every seat, or only those tied in the cut before) is the game's
+        # business (Game.cutting); here the cards are checked and put in seat order
+        order = sorted(letters)
+        names = parse_cards([letters[seat] for seat in order])
+        out["cards"] = {seat: names[k].name for k, seat in enumerate(order)}
     elif kind in ("hand", "discard"):
         out["seat"] = _seat(event, seats)
         out["cards"] = _cards(event)

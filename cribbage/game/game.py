@@ -56,6 +56,11 @@ def _names(cards: Iterable[Card]) -> list[str]:
     return [c.name for c in cards]
 
 
+def _and(seats: Sequence[str]) -> str:
+    """Seat letters as a list in words: ``A``, ``A and B``, ``A, B and C``."""
+    return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
+
+
 @dataclass(frozen=True, slots=True)
 class Award:
     """Points pegged by ``seat`` (for its ``side``) for ``item``.
@@ -511,13 +516,50 @@ class Game:
         self._require("cut", kind="dealer")
         self._start(ord(event["seat"]) - 65)
 
+    @property
+    def cutting(self) -> list[str]:
+        """The seats that cut for deal next: every seat, or after equal lowest cuts only the
+        seats tied for lowest (the others' cuts stand, and lost); ``[]`` once a dealer is
+        chosen.
+
+        >>> from cribbage.game.settings import Settings
+        >>> game = Game(Settings.from_json({"variant": "three-player", "players": "Ann,Ben,Cat"}))
+        >>> game.cutting
+        ['A', 'B', 'C']
+        >>> game = game.apply({"type": "cut", "cards": {"A": "7S", "B": "7H", "C": "KD"}})
+        >>> game.cutting
+        ['A', 'B']
+        >>> game.apply({"type": "cut", "cards": {"A": "9C", "B": "3D"}}).dealer
+        'B'
+        """
+        if self.phase != "cut":
+            return []
+        if self.cuts and self.cuts[-1]["again"]:
+            return list(self.cuts[-1]["again"])
+        return [_letter(i) for i in range(self.seats)]
+
     def _on_cut(self, number: int, event: dict[str, Any]) -> None:
         self._require("cut", kind="cut")
+        cutting = self.cutting
+        named = sorted(event["cards"])
+        missing = [seat for seat in cutting if seat not in named]
+        if missing:
+            raise RuleError(f"cut needs a card for every seat; missing {missing}", rule="event")
+        others = [seat for seat in named if seat not in cutting]
+        if others:
+            raise RuleError(
+                f"only {_and(cutting)} cut again (equal lowest cuts), not {_and(others)}",
+                rule="event",
+            )
         cards = {seat: parse_card(name) for seat, name in event["cards"].items()}
         low = min(c.rank for c in cards.values())
         lowest = sorted(s for s, c in cards.items() if c.rank == low)
-        self.cuts.append({"cards": dict(event["cards"]), "tie": len(lowest) > 1})
-        if len(lowest) == 1:
+        tie = len(lowest) > 1
+        self.cuts.append({
+            "cards": dict(event["cards"]), "tie": tie,
+            "again": lowest if tie else [], "dealer": None if tie else lowest[0],
+        })
+        if not tie:
             self._start(ord(lowest[0]) - 65)
 
     def _on_new_deal(self, number: int, event: dict[str, Any]) -> None:
@@ -1112,6 +1154,7 @@ class Game:
             },
             "shows": list(deal.shows) if deal is not None else [],
             "cuts": list(self.cuts),
+            "cutting": self.cutting,
             "winner": self.winner,
             "winner_name": self.side_name(self.winner),
             "skunk": self.skunk,

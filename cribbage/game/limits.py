@@ -35,7 +35,7 @@ from cribbage.errors import InputError
 
 __all__ = [
     "MAX_ADJUST", "MAX_CLAIM", "MAX_DEPTH", "MAX_DIGITS", "MAX_EVENT_BYTES", "MAX_EVENT_NUMBER",
-    "MAX_PENALTY", "MAX_REASON", "check_text", "json_depth", "load_json", "shown",
+    "MAX_NAME", "MAX_PENALTY", "MAX_REASON", "check_text", "json_depth", "load_json", "shown",
 ]
 
 MAX_EVENT_BYTES = 16_384
@@ -54,6 +54,9 @@ MAX_EVENT_NUMBER = 1_000_000
 """The largest event number a correction or a muggins call may name."""
 MAX_REASON = 200
 """An adjustment's reason is kept to this many characters."""
+MAX_NAME = 24
+"""The longest player's name, in characters: it fits the page's score line and is said aloud
+in a second or two; a longer one is refused (:meth:`cribbage.game.Settings.from_json`)."""
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 """A JSON string, closed or not; linear on any text (no backtracking between alternatives)."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cribbage.errors import RuleError
-from cribbage.game.limits import check_text, shown
+from cribbage.game.limits import MAX_NAME, check_text, shown
 
 __all__ = [
     "COLOURS", "SKUNK_LINES", "VARIANTS", "Settings", "Variant", "seat_letter", "skunk_lines",
@@ -147,6 +147,23 @@ def skunk_of(target: int, runner_up: int) -> str | None:
     return None
 
 
+def _seats_words(variant: Variant, players: int) -> str:
+    """Why ``players`` names do not fit ``variant``, and the variant that fits them.
+
+    >>> _seats_words(VARIANTS["six-card"], 3)
+    'the six-card game has 2 players, not 3: 3 players play the three-player game'
+    """
+    fits = [v.name for v in VARIANTS.values() if v.seats == players]
+    hint = (f": {players} players play the {' or '.join(fits)} game" if fits
+            else f" (the games here are for {_seat_counts()} players)")
+    return f"the {variant.name} game has {variant.seats} players, not {players}{hint}"
+
+
+def _seat_counts() -> str:
+    counts = sorted({v.seats for v in VARIANTS.values()})
+    return ", ".join(map(str, counts[:-1])) + " or " + str(counts[-1])
+
+
 def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
     value = data.get(key, default)
     if value is None:
@@ -199,16 +216,21 @@ class Settings:
             players = [p.strip() for p in check_text(players, "players").split(",")]
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
             raise RuleError("players are a list of names", rule="settings")
-        for k, name in enumerate(players):
-            check_text(name, f"players[{k}]")
+        for k, player in enumerate(players):
+            check_text(player, f"players[{k}]")
         players = [p.strip() for p in players]
+        for k, player in enumerate(players):
+            if len(player) > MAX_NAME:
+                raise RuleError(
+                    f"players[{k}] is {len(player)} characters long; a player's name is at most "
+                    f"{MAX_NAME}", rule="settings",
+                )
         if not players:
             players = [f"Player {seat_letter(i)}" for i in range(variant.seats)]
-        if len(players) != variant.seats or not all(players):
-            raise RuleError(
-                f"the {name} game has {variant.seats} players, not {len(players)}",
-                rule="settings",
-            )
+        if not all(players):
+            raise RuleError("a player's name cannot be empty", rule="settings")
+        if len(players) != variant.seats:
+            raise RuleError(_seats_words(variant, len(players)), rule="settings")
         muggins = _flag(data, "muggins", False)
         counting = data.get("counting") or ("claim" if muggins else "auto")
         if not isinstance(counting, str) or counting not in COUNTING:
@@ -240,6 +262,22 @@ class Settings:
             overclaim=overclaim,
             colours=tuple(colours) + COLOURS[len(colours) : sides],
         )
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> Settings:
+        """Settings stored with a game: as :meth:`from_json`, but a name longer than
+        :data:`~cribbage.game.limits.MAX_NAME` (stored before names were bounded) is cut to
+        it, so an old game still opens.
+
+        >>> Settings.from_stored({"players": ["A" * 30, "Bob"]}).players[0]
+        'AAAAAAAAAAAAAAAAAAAAAAAA'
+        """
+        players = data.get("players") if isinstance(data, dict) else None
+        if isinstance(players, list):
+            data = {**data, "players": [
+                p.strip()[:MAX_NAME] if isinstance(p, str) else p for p in players
+            ]}
+        return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored with the game (and shown in the state)."""

@@ -141,6 +141,13 @@ def test_bad_stdin_is_one_line_and_exit_2(
     assert rows(db) == before
 
 
+def test_a_name_past_24_characters_is_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = rows(db)
+    said = refused(capsys, ["game", "new", "--db", str(db), "--players", "Ann," + "B" * 10_000])
+    assert "players[1] is 10000 characters long; a player's name is at most 24" in said
+    assert rows(db) == before
+
+
 def test_a_raw_byte_in_a_name_or_source_is_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = rows(db)
     name = os.fsdecode(b"B\xffb")  # how Python hands over an argument that is not UTF-8

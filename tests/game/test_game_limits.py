@@ -95,3 +95,19 @@ def test_shown_never_spells_a_huge_number() -> None:
     assert shown(10**5000) == "a number of 5001 digits"
     assert shown(-(10**30)) == "a number of 31 digits"
     assert shown(2**63) == "9223372036854775808"
+
+
+def test_a_name_is_at_most_24_characters_and_an_old_longer_one_still_opens(tmp_path: Path) -> None:
+    assert Settings.from_json({"players": ["A" * 24, "Bob"]}).players[0] == "A" * 24
+    with pytest.raises(RuleError, match="players\\[0\\] is 25 characters long; a player's name "
+                       "is at most 24"):
+        Settings.from_json({"players": ["A" * 25, "Bob"]})
+    with pytest.raises(RuleError, match="at most 24"):
+        Settings.from_json({"players": "Ann," + "B" * 10_000})
+    with GameStore(tmp_path / "g.db") as store:  # a game stored before names were bounded
+        game = store.new_game({"players": ["Ann", "Bob"]})
+        store._db.execute("UPDATE games SET settings = json_set(settings, '$.players[0]', ?)",
+                          ("Ann " * 300,))
+        store._db.commit()
+        store._cache.clear()
+        assert store.state(game)["players"][0]["name"] == ("Ann " * 6).strip()

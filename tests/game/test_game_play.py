@@ -165,6 +165,32 @@ def test_cut_for_deal_and_three_for_last():
     assert old.last[0].item.kind == "three-for-last"
 
 
+def test_three_player_cut_only_the_tied_cut_again():
+    """Ann 7♠, Ben 7♥, Cat K♦: only Ann and Ben cut again, the lower of them deals; Cat, who
+    lost the first cut, can neither cut again nor deal from it."""
+    three = new(variant="three-player", players="Ann,Ben,Cat")
+    assert three.cutting == ["A", "B", "C"]
+    refused(three, {"type": "cut", "cards": {"A": "7S", "B": "7H"}}, "event")  # Cat's is missing
+    tie = run(three, {"type": "cut", "cards": {"A": "7S", "B": "7H", "C": "KD"}})
+    assert tie.phase == "cut" and tie.cutting == ["A", "B"]
+    assert tie.to_json()["cuts"][-1] == {"cards": {"A": "7S", "B": "7H", "C": "KD"}, "tie": True,
+                                         "again": ["A", "B"], "dealer": None}
+    message = refused(tie, {"type": "cut", "cards": {"A": "9S", "B": "8H", "C": "AH"}}, "event")
+    assert message == "only A and B cut again (equal lowest cuts), not C"
+    assert "missing ['B']" in refused(tie, {"type": "cut", "cards": {"A": "9S"}}, "event")
+    again = run(tie, {"type": "cut", "cards": {"A": "9S", "B": "8H"}})
+    assert again.dealer == "B" and again.phase == "deal" and again.cutting == []
+    assert again.to_json()["cuts"][-1]["dealer"] == "B"
+    # a second tie: the same two cut once more
+    twice = run(tie, {"type": "cut", "cards": {"A": "QS", "B": "QH"}})
+    assert twice.cutting == ["A", "B"]
+    assert run(twice, {"type": "cut", "cards": {"A": "2S", "B": "3H"}}).dealer == "A"
+    # a tie between two of four is settled between those two
+    four = run(new(variant="four-player", players="Ann,Ben,Cat,Dan"),
+               {"type": "cut", "cards": {"A": "5S", "B": "9H", "C": "5D", "D": "2H"}})
+    assert four.dealer == "D"
+
+
 def test_events_in_the_wrong_phase():
     game = new()
     refused(game, {"type": "starter", "card": "5H"}, "phase")

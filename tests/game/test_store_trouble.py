@@ -30,8 +30,8 @@ def test_a_full_disk_is_a_storage_error_and_leaves_the_game_as_it_was(tmp_path: 
     before = snapshot(store, game)
     opened.fill_disk()
     with pytest.raises(StorageError) as caught:  # a game needs a page or two sooner or later
-        for _ in range(200):
-            store.new_game({"players": ["Ann " * 40, "Bob " * 40]})
+        for _ in range(1000):
+            store.new_game({"players": ["Annabel " * 3, "Bob " * 6]})  # 24 characters each
             before = snapshot(store, game)
     assert caught.value.cause == "full"
     assert str(caught.value) == "the SD card is full: nothing was recorded"

@@ -162,3 +162,29 @@ def test_points_in_the_play_are_said_as_players_peg_them(api: Api) -> None:
     assert said[4] == "Ann: pair for two"
     assert said[7] == "Bob: last card for one"  # Ann said go at thirty; Bob pegs his last card
     assert said[10] == "Bob: last card for one"  # the last card of the play
+
+
+def test_a_three_player_cut_again_is_between_the_tied_only(api: Api) -> None:
+    """The page's words and the engine agree: only the tied players cut again, and the lower of
+    them deals; a re-cut card from the player who lost is refused in players' words."""
+    game = api.new_game(variant="three-player", players=["Ann", "Ben", "Cat"])
+    state = api.event(game, {"type": "cut", "cards": {"A": "7S", "B": "7H", "C": "KD"}})["state"]
+    assert state["cut_said"] == ("Ann cut 7♠, Ben cut 7♥, Cat cut K♦: equal lowest cuts, "
+                                 "so Ann and Ben cut again.")
+    assert state["cutting"] == ["A", "B"]
+    refused = api.post(f"/api/games/{game}/events",
+                       {"type": "cut", "cards": {"A": "9S", "B": "8H", "C": "AH"}})
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == "Only Ann and Ben cut again (equal lowest cuts), not Cat"
+    state = api.event(game, {"type": "cut", "cards": {"A": "9S", "B": "8H"}})["state"]
+    assert state["dealer"] == "B"
+    assert state["cut_said"] == "Ann cut 9♠, Ben cut 8♥: Ben cut lower and deals first."
+
+
+def test_three_names_in_a_two_player_game_say_the_variant(api: Api) -> None:
+    response = api.post("/api/games", {"players": ["Ann", "Bob", "Cat"]})
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert "Cat game" not in error
+    assert error.lower().startswith("the six-card game has 2 players, not 3"), error
+    assert "three-player" in error

@@ -1,5 +1,10 @@
 """The demo behind ``crib serve --demo``: a game of Alice and Bob that plays itself, slowly.
 
+Two demos: :class:`DemoDealer` plays the random player's game by events (``crib serve --demo``);
+:class:`VideoDemo` is the game the camera follows in a filmed table (``crib serve --demo
+--camera video:PATH``), one game a pass of the video, each pass replacing the last in History.
+Both step aside for a game started on the page.
+
 The moves are :func:`cribbage.game.simulate.random_events`' random player, with a fixed seed
 (every demo plays the same game) and only what a camera would send: Bob deals first; then
 each deal's starter, every card laid and every go, and the hands and the crib shown with their
@@ -47,6 +52,97 @@ class DemoTable(Protocol):
     def apply(self, game_id: int, event: dict[str, Any], source: str = "page") -> dict[str, Any]: ...
 
     def latest_game(self) -> int | None: ...
+
+
+class VideoTable(DemoTable, Protocol):
+    """What the video demo needs besides: the game's state, and a way to take a game out of the
+    list of games (:meth:`companion.service.Companion.retire`)."""
+
+    def state(self, game_id: int) -> dict[str, Any]: ...
+
+    def retire(self, game_id: int) -> None: ...
+
+
+class VideoDemo:
+    """The demo game the camera follows in a filmed table, one game a pass of the video.
+
+    :meth:`begin_pass` starts the pass's game of Alice and Bob (the rendered deals' first
+    dealer is A) and retires the last pass's game, so History keeps one demo game however long
+    the video loops. :meth:`followed` is the game the camera reads into: the demo's own game,
+    never another; while a game started on the page is in progress it is None (the camera
+    pauses and the video's cards go nowhere), and a pass that begins then starts nothing. Once
+    that game is over, the next pass starts the demo again.
+
+    >>> from companion.service import Companion
+    >>> from cribbage.gamelog import GameStore
+    >>> table = Companion(GameStore(":memory:"))
+    >>> demo = VideoDemo(table)
+    >>> first = demo.begin_pass(); demo.followed() == first
+    True
+    >>> second = demo.begin_pass(); [g["id"] for g in table.games()] == [second]
+    True
+    >>> real = table.new_game({"players": ["Ann", "Bob"]})
+    >>> demo.followed(), demo.begin_pass(), table.latest_game() == real
+    (None, None, True)
+    >>> table.close()
+    """
+
+    NAMES = NAMES
+    DEALER = "A"  # who deals the video's first deal
+
+    def __init__(self, table: VideoTable) -> None:
+        self.table = table
+        self.game_id: int | None = None  # the game the camera follows, None while paused
+        self._last: int | None = None  # the last pass's game, followed or paused
+        self._lock = threading.Lock()
+
+    def _real_game_on(self) -> bool:
+        """Whether the newest game is one of the table's own, still in progress."""
+        latest = self.table.latest_game()
+        if latest is None or latest == self.game_id:
+            return False
+        return self.table.state(latest).get("phase") != "over"
+
+    def begin_pass(self) -> int | None:
+        """A pass of the video begins: the demo's new game (the last pass's retired), or None
+        while a game started on the page is in progress."""
+        with self._lock:
+            if self._real_game_on():
+                if self.game_id is not None:
+                    log.info("demo: a game started on the page is in progress; the demo waits")
+                self.game_id = None
+                return None
+            game = self.table.new_game(dict(SETTINGS, players=list(self.NAMES)))
+            self.table.apply(game, {"type": "dealer", "seat": self.DEALER}, source="demo")
+            if self._last is not None:
+                self.table.retire(self._last)
+            self.game_id = self._last = game
+            return game
+
+    def followed(self) -> int | None:
+        """The game the camera follows: the demo's, unless a game started on the page is in
+        progress (then None, and the demo's game of this pass is left as it is)."""
+        with self._lock:
+            if self.game_id is not None and self._real_game_on():
+                log.info("demo: a game was started on the page; the camera leaves it alone")
+                self.game_id = None
+            return self.game_id
+
+
+class DemoCameraView:
+    """The companion as the demo's camera sees it: the same table, but its newest game is the one
+    the demo follows (:meth:`VideoDemo.followed`), so a game started on the page never gets the
+    video's cards."""
+
+    def __init__(self, table: Any, demo: VideoDemo) -> None:
+        self._table = table
+        self._demo = demo
+
+    def latest_game(self) -> int | None:
+        return self._demo.followed()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._table, name)
 
 
 class DemoDealer:

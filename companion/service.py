@@ -148,6 +148,7 @@ class Companion:
         self._deck: tuple[float, TaughtDeck | None] | None = None
         self.demo = demo
         self._listeners: list[Listener] = []
+        self._retired: set[int] = set()  # demo games a newer pass replaced (see retire)
         self.camera: CameraService | None = None  # crib serve --camera
         self.buttons: ButtonPresses | None = None  # crib serve --buttons
         self.leds = BoardLeds(leds, board_tracks=board_tracks, board_laps=board_laps,
@@ -250,7 +251,14 @@ class Companion:
         return self.store.events(game_id)
 
     def games(self) -> list[dict[str, Any]]:
-        return self.store.games()
+        """Every game, newest first, but the demo's games a newer pass replaced."""
+        return [g for g in self.store.games() if g.get("id") not in self._retired]
+
+    def retire(self, game_id: int) -> None:
+        """Leave game ``game_id`` out of :meth:`games` (History, the match tally): a demo game a
+        newer pass of the demo video replaced. It stays in the log, and ``/games/<id>`` shows it."""
+        self._retired.add(game_id)
+        self._tell("games", {"latest": self.store.latest_game()})
 
     def latest_game(self) -> int | None:
         return self.store.latest_game()
@@ -450,26 +458,42 @@ def real_game_in_progress(companion: Companion) -> int | None:
     return None if events and events[0].get("source") == "demo" else game
 
 
-def start_camera(config: ServeConfig, companion: Companion) -> CameraService:
-    """Follow the game from ``config.camera``; with ``--demo``, each pass of the video is a new
-    game of Alice and Bob, the first dealt by A (the rendered demo deals' table)."""
+def earlier_demo_games(companion: Companion) -> list[int]:
+    """The games an earlier demo started (their first event came from the demo): a new run of the
+    demo video replaces them in History as each pass replaces the last."""
+    out = []
+    for game in companion.store.games():
+        events = companion.events(int(game["id"]))
+        if events and events[0].get("source") == "demo":
+            out.append(int(game["id"]))
+    return out
+
+
+def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> CameraService:
+    """Follow the game from ``config.camera``; with ``--demo``, each pass of the video is a game of
+    Alice and Bob (:class:`companion.demo.VideoDemo`) that replaces the last pass's in History, and
+    the camera reads only into it: a game started on the page pauses the demo while it is in
+    progress. ``camera`` goes to :class:`companion.camera.CameraService` (tests: ``make_source``,
+    ``reader``, ``realtime``)."""
     from companion.camera import CameraService
-    from companion.demo import NAMES as demo_names
+    from companion.demo import DemoCameraView, VideoDemo
 
     assert config.camera is not None
     new_game = None
+    follows: Any = companion
     if config.demo:
-        def new_game() -> int:
-            game = companion.new_game({"players": list(demo_names), "variant": "six-card"})
-            companion.apply(game, {"type": "dealer", "seat": "A"}, source="demo")
-            return game
-
-        new_game()
-    camera = CameraService(companion, config.camera, config.data_dir, zones_path=config.zones,
-                           realtime=True, loop=config.demo, new_game=new_game)
-    companion.attach_camera(camera)
-    camera.start()
-    return camera
+        for game in earlier_demo_games(companion):
+            companion.retire(game)
+        demo = VideoDemo(companion)
+        demo.begin_pass()
+        new_game = demo.begin_pass
+        follows = DemoCameraView(companion, demo)
+    options: dict[str, Any] = {"realtime": True, "loop": config.demo, **camera}
+    camera_service = CameraService(follows, config.camera, config.data_dir, zones_path=config.zones,
+                                   new_game=new_game, **options)
+    companion.attach_camera(camera_service)
+    camera_service.start()
+    return camera_service
 
 
 def serve(config: ServeConfig) -> int:
@@ -514,21 +538,12 @@ def serve(config: ServeConfig) -> int:
         companion.close()
         raise UsageError(f"cannot start the camera: {exc}") from exc
     port = server.effective_port
-    everywhere = config.host in ("0.0.0.0", "::", "")
-    local_only = config.host == "localhost" or config.host.startswith("127.") or config.host == "::1"
-    shown = "127.0.0.1" if everywhere or local_only else config.host
-    where = "in this computer's browser" if everywhere or local_only else "on a phone or browser"
-    print(f"Cribbage Companion: open http://{shown}:{port}/ {where} "
-          f"(data in {config.data_dir}; Ctrl-C stops)", flush=True)
-    if local_only:  # no phone can reach 127.0.0.1: say how to let them in
-        print("  listening on this computer only: to let phones on the network in, run "
-              "crib serve --host 0.0.0.0 (or make run HOST=0.0.0.0)", flush=True)
-    if everywhere:
-        lan = lan_address()
-        print(f"  listening on every address: phones on the network open "
-              f"http://{socket.gethostname()}.local:{port}/"
-              + (f" or http://{lan}:{port}/" if lan else ""), flush=True)
+    from companion.cli.serve import greeting
 
+    settings = app.extensions["crib"].settings  # the table code and the PIN (web.security)
+    for line in greeting(config.host, port, config.data_dir, settings.table_code,
+                         settings.pin_state, hostname=socket.gethostname(), lan=lan_address()):
+        print(line, flush=True)
     if damage:
         print(f"  {damage}: the page shows what can be read and records nothing; run crib game "
               f"recover --db {companion.store.path} --out NEW", flush=True)

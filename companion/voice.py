@@ -311,9 +311,8 @@ def _points_lines(state: Mapping[str, Any], names: Mapping[str, str]) -> list[st
     for item in state.get("last") or []:
         if isinstance(item, dict):
             seat = str(item.get("seat"))
-            points = int(item.get("points") or 0)
             by_seat.setdefault(seat, []).append(
-                points_words(str(item.get("kind")), points, int(item.get("pegged", points))))
+                points_words(str(item.get("kind")), int(item.get("points") or 0)))
     return [f"{names.get(seat, seat)}: {join_phrases(phrases)}" for seat, phrases in by_seat.items()]
 
 

@@ -89,24 +89,24 @@ POINTS_WORDS = {
 """What each kind of award pegged outside the show is called at the table."""
 
 
-def points_words(kind: str, points: int, pegged: int | None = None) -> str:
-    """Points pegged as players say them: ``kind`` (the engine's award kind) scoring ``points``,
-    of which ``pegged`` went on the board (fewer when the game ended on them).
+def points_words(kind: str, points: int) -> str:
+    """Points scored as players say them: ``kind`` (the engine's award kind) scoring ``points``.
+    What is said is the whole score, even when fewer took the side to the game hole: at 60 in
+    a game of 61 a thirty-one is "thirty-one for two", and game.
 
     >>> points_words("thirty-one", 2), points_words("go", 1)
     ('thirty-one for two', 'last card for one')
     >>> points_words("pair", 6), points_words("run", 4), points_words("heels", 2)
     ('pair royal for six', 'run of four for four', 'his heels for two')
-    >>> points_words("run", 5, pegged=3), points_words("claim", 12)
-    ('run of five for three', 'claims twelve')
+    >>> points_words("claim", 12)
+    'claims twelve'
     """
-    said = points if pegged is None else pegged
     if kind == "claim":
-        return f"claims {number_words(said)}"
+        return f"claims {number_words(points)}"
     if kind == "pair":
         what = PAIR_WORDS.get(points, "pair")
     elif kind == "run":
         what = f"run of {run_length_words(points)}"
     else:
         what = POINTS_WORDS.get(kind, kind.replace("-", " "))
-    return f"{what} for {number_words(said)}"
+    return f"{what} for {number_words(points)}"

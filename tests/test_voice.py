@@ -141,6 +141,21 @@ def test_the_winner_is_said_with_the_score() -> None:
     assert all(line.startswith(names) for line in heard.lines)
 
 
+def test_a_thirty_one_that_wins_is_said_for_two_then_the_winner(companion: Companion) -> None:
+    heard = Heard()
+    companion.add_listener(Announcer(heard))
+    game = companion.new_game({"players": ["Ann", "Dee"], "target": 61})
+    for event in ({"type": "dealer", "seat": "B"},
+                  {"type": "adjust", "seat": "B", "points": 60, "reason": "test"},
+                  {"type": "starter", "card": "2C"},
+                  {"type": "play", "seat": "A", "card": "KS"}, {"type": "play", "seat": "B", "card": "QH"},
+                  {"type": "play", "seat": "A", "card": "TS"}):
+        companion.apply(game, event)
+    heard.lines.clear()
+    companion.apply(game, {"type": "play", "seat": "B", "card": "AH"})
+    assert heard.lines == ["Dee: thirty-one for two", "Dee wins, sixty-one to zero: a skunk"]
+
+
 # --- the voice: queued on one thread, never in the way --------------------------------------
 
 

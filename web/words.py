@@ -34,7 +34,7 @@ def _key(items: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], int]]:
 
 def _item_words(item: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind = str(item.get("kind"))
-    text = points_words(kind, int(item.get("points", 0)), int(item.get("pegged", item.get("points", 0))))
+    text = points_words(kind, int(item.get("points", 0)))
     if item.get("reason") and item.get("reason") != kind:
         text += f" ({reason_words(str(item['reason']), state)})"
     return text
@@ -70,7 +70,22 @@ def _zero_show(state: dict[str, Any], last: list[dict[str, Any]]) -> dict[str, A
 
 
 def scoring_words(state: dict[str, Any]) -> str:
-    """The latest scoring of ``state`` (the game's JSON) in words, or ``""`` before any."""
+    """The latest scoring of ``state`` (the game's JSON) in words, or ``""`` before any: the
+    points as scored, even where fewer took a side out, and "and game" when they won it.
+
+    >>> scoring_words({"players": [{"seat": "B", "name": "Dee"}], "winner": "B",
+    ...                "last": [{"seat": "B", "kind": "thirty-one", "points": 2, "pegged": 1}]})
+    'Dee: thirty-one for two, and game'
+    """
+    text = _scoring_words(state)
+    last = [a for a in state.get("last") or [] if isinstance(a, dict)]
+    if text and state.get("winner") and any(a.get("side", a.get("seat")) == state["winner"]
+                                            for a in last):
+        text += ", and game"
+    return text
+
+
+def _scoring_words(state: dict[str, Any]) -> str:
     last = [a for a in state.get("last") or [] if isinstance(a, dict)]
     names = {p.get("seat"): p.get("name") for p in state.get("players") or []}
     zero = _zero_show(state, last)

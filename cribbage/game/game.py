@@ -66,7 +66,9 @@ class Award:
     """Points pegged by ``seat`` (for its ``side``) for ``item``.
 
     ``pegged`` is what moved the peg: the item's points, or fewer when the side reached the
-    target (the game hole is the last hole). ``reason`` is set for adjustments.
+    target (the game hole is the last hole; 0 for an item scored after it by the same event).
+    What is said is always the item's points: "thirty-one for two", even when one took the
+    side out. ``reason`` is set for adjustments.
     """
 
     seat: int
@@ -418,9 +420,16 @@ class Game:
         self, seat: int, item: Item, category: str, reason: str = "",
         detail: Sequence[dict[str, Any]] = (),
     ) -> None:
-        if self.winner is not None or item.points <= 0:
+        if item.points <= 0:
             return
         side = self.settings.side_of(seat)
+        if self.winner is not None:
+            # the game ended on an earlier item of this event: the winner's other items are
+            # still what was scored and said ("thirty-one for two and a pair for two"), but the
+            # peg is in the game hole already
+            if side == self.winner and self._awards:
+                self._awards.append(Award(seat, side, item, 0, reason, tuple(detail)))
+            return
         pegged = min(item.points, self.settings.target - self.scores[side])
         self.scores[side] += pegged
         self._awards.append(Award(seat, side, item, pegged, reason, tuple(detail)))

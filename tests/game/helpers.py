@@ -45,7 +45,7 @@ def explained(game: Game) -> None:
     totals = dict.fromkeys(game.scores, 0)
     for result in game.results.values():  # one per event in force, in the fold
         for award in result["points"]:
-            assert 0 < award["pegged"] <= award["points"]
+            assert 0 <= award["pegged"] <= award["points"]  # 0: scored after the game was won
             totals[award["side"]] += award["pegged"]
     assert totals == game.scores
     rows = game.rows()

@@ -153,6 +153,25 @@ def test_heels_can_win_the_game():
     refused(game, "A 5C", "phase")
 
 
+WIN_WITH_31 = [  # Dee deals in a game of 61; Ann at 60 makes 31 with a pair
+    {"type": "dealer", "seat": "B"},
+    {"type": "adjust", "seat": "A", "points": 60, "reason": "test"},
+    {"type": "starter", "card": "2C"},
+    "A TS", "B KH", "A 5C", "B 3D",
+]
+
+
+def test_a_thirty_one_at_60_of_61_is_two_and_the_game():
+    """The peg moves one hole, into the game hole; the award is thirty-one for two, and the
+    pair scored with it is kept (pegged 0, the game being won) so it is said too."""
+    game = run(new(target=61, players="Ann,Dee"), *WIN_WITH_31, "A 3S")
+    assert game.winner == "A" and game.phase == "over" and game.scores == {"A": 61, "B": 0}
+    said = [(a.item.kind, a.item.points, a.pegged) for a in game.last]
+    assert said == [("thirty-one", 2, 1), ("pair", 2, 0)]
+    explained(game)
+    refused(game, "B 4H", "phase")
+
+
 def test_cut_for_deal_and_three_for_last():
     game = run(new(), {"type": "cut", "cards": {"A": "9H", "B": "4C"}})
     assert game.dealer == "B" and game.phase == "deal"

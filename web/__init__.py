@@ -12,6 +12,10 @@ Configuration keys (all optional but ``DATA_DIR``):
 
 ``DATA_DIR``           folder for ``web.json`` (session key, PIN) and ``photos/``
 ``PIN``                set the table PIN at start (``""`` = no PIN); else the stored one is kept
+``NEW_CODE``           make a new table code at start (devices admitted with the old one need it)
+``LISTEN_HOST``        the address the server listens on (default ``127.0.0.1``): with the
+                     machine's names, the ``Host`` names the table answers to (:mod:`web.hosts`)
+``ALLOWED_HOSTS``      more names the table answers to (``crib serve --allow-host``)
 ``MAX_CONTENT_LENGTH`` largest request body, bytes (default 12 MB: a phone photo)
 ``MAX_IMAGE_PIXELS``   largest photo taken at all, pixels (default 400 M), checked from the header
                      before decoding; a JPEG over 40 MP is read scaled down, a PNG or WebP over
@@ -39,6 +43,7 @@ from typing import Any
 from flask import Flask
 
 from imaging.limits import MAX_PIXELS
+from web.hosts import HostCheck, host_name
 from web.hub import Hub
 from web.ports import Table
 from web.readers import READERS, WAIT_S, ReaderQueue
@@ -58,6 +63,7 @@ class WebContext:
     throttle: Throttle
     photo_dir: Path
     readers: ReaderQueue
+    hosts: HostCheck
 
 
 def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
@@ -85,12 +91,17 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
     pin = app.config.get("PIN")
     if pin is not None:
         settings.set_pin(pin or None)
+    if app.config.get("NEW_CODE"):
+        settings.new_code()
     app.secret_key = settings.secret_key
+    hosts = HostCheck(str(app.config.get("LISTEN_HOST") or "127.0.0.1"),
+                      app.config.get("ALLOWED_HOSTS") or ())
 
     hub = Hub(max_streams=int(app.config["MAX_STREAMS"]))
     readers = ReaderQueue(int(app.config["PHOTO_READERS"]), float(app.config["PHOTO_WAIT_S"]))
-    ctx = WebContext(table, hub, settings, Throttle(), data_dir / "photos", readers)
+    ctx = WebContext(table, hub, settings, Throttle(), data_dir / "photos", readers, hosts)
     app.extensions["crib"] = ctx
+    app.before_request(host_guard)  # first of all: a page from another name gets nothing
 
     def relay(topic: str, data: dict[str, Any]) -> None:
         if topic == "state":
@@ -101,10 +112,25 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
 
     table.add_listener(relay)
 
-    from web import api, camera, errors, pages
+    from web import api, camera, errors, pages, tablecode
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(tablecode.bp)
     camera.init_app(app, table)  # /api/camera: 404 unless the table has a camera (CameraPort)
     app.register_blueprint(pages.bp)
     errors.register(app)
     return app
+
+
+def host_guard() -> Any:
+    """421 for a request whose ``Host`` is not one of this table's names (:mod:`web.hosts`):
+    JSON, with what to do, whatever was asked for."""
+    from flask import current_app, jsonify, request
+
+    header = request.headers.get("Host")
+    if current_app.extensions["crib"].hosts.allows(header):
+        return None
+    name = host_name(header or "")[:100]
+    message = (f"this table does not answer to the name {name!r}: open it by its own address, "
+               f"or start crib serve with --allow-host {name}")
+    return jsonify(error=message, status=421), 421

@@ -1,8 +1,9 @@
 """The JSON API under ``/api``: everything the page does, documented in ``web/openapi.yaml``.
 
 Reading is open. Every ``POST`` needs the session's CSRF token (``GET /api/session`` gives it, send
-it back as ``X-CSRF-Token``) and, when a table PIN is set, an unlocked session
-(``POST /api/unlock``) or an ``X-Table-Pin`` header.
+it back as ``X-CSRF-Token``), from another device the table code once (:mod:`web.tablecode`)
+and, when a table PIN is set, an unlocked session (``POST /api/unlock``) or an ``X-Table-Pin``
+header (:mod:`web.security`).
 """
 
 from __future__ import annotations
@@ -29,17 +30,19 @@ from web.hub import HubFull
 from web.ports import PhotoUnreadable, VisionUnavailable
 from web.readers import ReadersBusy
 from web.security import check_pin_format, new_csrf_token, same_token
+from web.tablecode import CODE_NEEDED, admit, admitted
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich, refusal_words
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("web")
 
-PIN_FREE = {
-    "api.unlock", "api.lock", "api.set_pin", "api.count", "api.count_each_starter", "api.preview_event",
-    "api.discard",
-}
-"""Endpoints that need the CSRF token but not the PIN."""
+CHANGES_NOTHING = {"api.count", "api.count_each_starter", "api.preview_event", "api.discard"}
+"""``POST`` endpoints that only work something out: the CSRF token, but no code and no PIN."""
+CODE_FREE = CHANGES_NOTHING | {"api.unlock", "api.lock", "tablecode.enter_code"}
+"""Endpoints another device may use before it has the table code (a right PIN admits it)."""
+PIN_FREE = CODE_FREE | {"api.set_pin"}
+"""Endpoints that need the CSRF token but not the PIN (``set_pin`` checks it itself)."""
 
 
 def ctx() -> WebContext:
@@ -64,12 +67,15 @@ def unlocked() -> bool:
 
 @bp.before_app_request
 def guard() -> None:
-    """CSRF on every state-changing request, then the PIN where one is set."""
+    """CSRF on every state-changing request, then the table code from another device, then the
+    PIN where one is set. The first PIN too needs the code: only the table's players choose it."""
     if request.method in ("GET", "HEAD", "OPTIONS") or request.routing_exception is not None:
         return  # reading, or a 404/405 that changes nothing
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
     if not same_token(sent, session.get("csrf")):
         raise ApiError(403, "missing or stale CSRF token: reload the page", need="csrf")
+    if request.endpoint not in CODE_FREE and not admitted():
+        raise ApiError(403, CODE_NEEDED, need="code")
     if request.endpoint in PIN_FREE or unlocked():
         return
     header_pin = request.headers.get("X-Table-Pin")
@@ -170,6 +176,7 @@ def unlock() -> Response:
         return jsonify(unlocked=True, message="this table has no PIN: nothing to unlock")
     check_pin_or_refuse(pin)
     session["unlocked"] = ctx().settings.pin_version
+    admit()  # who knows the PIN is one of the table's players
     return jsonify(unlocked=True)
 
 

@@ -5,8 +5,11 @@
     crib serve --camera picamera2    # follow the game from the Pi camera (docs/tracking.md)
     crib serve --host 0.0.0.0 --port 8121 --data ~/crib --leds sim --pin 4321
     crib serve --voice               # say each score aloud with espeak-ng (docs/voice.md)
+    crib serve --allow-host crib.home.arpa   # also answer to this name (a router's DNS name)
 
-The page is served by waitress (never Flask's debug server) and logs go to stderr.
+The page is served by waitress (never Flask's debug server) and logs go to stderr. At start it
+prints the address to open and the table code a device needs once to change the game
+(:mod:`web.tablecode`); listening beyond this computer, it says who can watch and change.
 """
 
 from __future__ import annotations
@@ -57,6 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pin", default=None, metavar="DIGITS",
                    help="set the table PIN needed to change anything (4-12 digits; '' = no PIN); "
                    "kept in the data folder for later starts")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also answer to this host name or address (repeatable); the table always "
+                   "answers to localhost, its listening address, the machine's name and NAME.local "
+                   "and, listening on 0.0.0.0, each of its addresses; any other Host is refused")
+    p.add_argument("--new-code", action="store_true",
+                   help="make a new table code: every other device needs the new one to change "
+                   "the game")
     p.add_argument("--threads", type=int, default=None,
                    help="server threads (default: live pages + 8; each live page holds one)")
     p.add_argument("--max-live", type=int, default=64, metavar="N",
@@ -85,8 +95,67 @@ def run(args: argparse.Namespace) -> int:
         check_voice(args.voice)
     if args.zones is not None:
         check_zones(args.zones)
+    allowed = check_allowed_hosts(args.allow_host)
     config = ServeConfig.from_args(args)
+    config.web.update(LISTEN_HOST=config.host, ALLOWED_HOSTS=allowed, NEW_CODE=args.new_code)
     return serve(config)
+
+
+def check_allowed_hosts(names: list[str]) -> list[str]:
+    """Each ``--allow-host`` as the table compares it; one that is not a name is a usage error."""
+    from web.hosts import check_host_name
+
+    try:
+        return [check_host_name(name) for name in names]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def greeting(host: str, port: int, data_dir: object, code: str, pin_state: str, *,
+             hostname: str, lan: str | None) -> list[str]:
+    """What ``crib serve`` prints once it listens: the address to open, then who can reach the
+    table, the table code and, on the network without a PIN, what to do.
+
+    >>> import textwrap
+    >>> lines = greeting("0.0.0.0", 8121, "~/crib", "K7MX3P", "unset", hostname="pi",
+    ...                  lan="192.168.1.20")
+    >>> print(textwrap.fill(lines[0], 90))
+    Cribbage Companion: open http://127.0.0.1:8121/ in this computer's browser (data in
+    ~/crib; Ctrl-C stops)
+    >>> print(textwrap.fill(lines[1], 90))
+      listening on every address: phones on the network can watch at http://pi.local:8121/ or
+    http://192.168.1.20:8121/; changing the game needs the table code K7MX3P (or the link
+    http://192.168.1.20:8121/?code=K7MX3P) and there is no PIN: set one on the page's New tab
+    or with --pin to keep changes to those who know it
+    >>> greeting("127.0.0.1", 8121, "d", "K7MX3P", "none", hostname="pi", lan=None)[2]
+    '  table code K7MX3P: another device needs it once to change the game (the page shows it, with a QR code)'
+    """
+    everywhere = host in ("0.0.0.0", "::", "")
+    local_only = host == "localhost" or host.startswith("127.") or host == "::1"
+    shown = "127.0.0.1" if everywhere or local_only else host
+    where = "in this computer's browser" if everywhere or local_only else "on a phone or browser"
+    lines = [f"Cribbage Companion: open http://{shown}:{port}/ {where} "
+             f"(data in {data_dir}; Ctrl-C stops)"]
+    if local_only:  # no phone can reach 127.0.0.1: say how to let them in
+        lines.append("  listening on this computer only: to let phones on the network in, run "
+                     "crib serve --host 0.0.0.0 (or make run HOST=0.0.0.0)")
+        lines.append(f"  table code {code}: another device needs it once to change the game "
+                     "(the page shows it, with a QR code)")
+        return lines
+    if everywhere:
+        reach = f"http://{hostname}.local:{port}/" + (f" or http://{lan}:{port}/" if lan else "")
+        link = f"http://{lan or hostname + '.local'}:{port}/?code={code}"
+        said = "listening on every address: phones on the network"
+    else:
+        reach = link = f"http://{shown}:{port}/"
+        link += f"?code={code}"
+        said = "phones on the network"
+    pin = ("and the table PIN" if pin_state == "set" else
+           "and there is no PIN: set one on the page's New tab or with --pin to keep changes to "
+           "those who know it")
+    lines.append(f"  {said} can watch at {reach}; changing the game needs the table code {code} "
+                 f"(or the link {link}) {pin}")
+    return lines
 
 
 def check_zones(path: str) -> None:

@@ -58,6 +58,7 @@ async function api(method, path, body, retried = false) {
     return api(method, path, body, true);
   }
   if (res.status === 403 && data && data.need === "pin") showUnlock(true);
+  if (res.status === 403 && data && data.need === "code") document.dispatchEvent(new Event("tablecode:needed"));
   const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
   err.status = res.status; err.data = data;
   throw err;
@@ -502,22 +503,57 @@ function showChanges(changed, what) {
 }
 
 /* ---------- fixes ---------- */
-function describe(e) {
-  const ev = e.event || e;
-  const who = ev.seat ? S.name(app.state, ev.seat) + " " : "";
-  const cards = ev.card ? cardLabel(ev.card) : ev.cards ? (Array.isArray(ev.cards) ? ev.cards.map(cardLabel).join(" ") : JSON.stringify(ev.cards)) : "";
-  if (ev.type === "correct") return `correct #${ev.event} → ${describe({ event: ev.with })}`;
-  const extra = ev.type === "adjust" ? `${ev.points} (${ev.reason || "no reason"})` : "";
-  const claim = ev.claim !== undefined ? ` claims ${ev.claim}` : "";
-  return `${who}${ev.type} ${cards}${extra}${claim}`.trim();
+/* an award as the table says it (cribbage.spoken.points_words): "last card for one" */
+const POINTS_WORDS = { "thirty-one": "thirty-one", go: "last card", heels: "his heels", nobs: "his nobs",
+  "three-for-last": "three for last", muggins: "muggins!", misdeal: "misdeal penalty", adjust: "adjusted",
+  "over-claim": "over-claim pegged", flush: "flush" };
+const PAIR_WORDS = { 2: "pair", 6: "pair royal", 12: "double pair royal" };
+function numberWord(n) {
+  const w = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+  return w[n] || String(n);
 }
+function pointsWords(kind, n) {
+  const what = kind === "pair" ? PAIR_WORDS[n] || "pair" : kind === "run" ? `run of ${numberWord(n)}`
+    : POINTS_WORDS[kind] || String(kind).replace(/-/g, " ");
+  return `${what} for ${numberWord(n)}`;
+}
+function cardsWords(list) { return (list || []).map(cardLabel).join(" "); }
+/* one event as players say it: names and cards (7♥), never codes, JSON or event types */
+function describe(e) {
+  const ev = e.event || e, s = app.state;
+  const who = ev.seat ? S.name(s, ev.seat) : "";
+  const cards = ev.card ? cardLabel(ev.card) : Array.isArray(ev.cards) ? cardsWords(ev.cards) : "";
+  const claim = ev.claim !== undefined && ev.claim !== null ? `, claims ${ev.claim}` : "";
+  switch (ev.type) {
+    case "correct": return `Correction of #${ev.event}: ${describe({ event: ev.with })}`;
+    case "undo": return "Undo";
+    case "dealer": return `${who} deals`;
+    case "cut": return ev.cards && typeof ev.cards === "object"
+      ? Object.entries(ev.cards).map(([seat, c]) => `${S.name(s, seat)} cut ${cardLabel(c)}`).join(", ") : "Cut for deal";
+    case "new-deal": return `New deal${ev.dealer ? `: ${S.name(s, ev.dealer)} deals` : ""}`;
+    case "misdeal": return `Misdeal${ev.penalty !== undefined ? ` (penalty ${ev.penalty})` : ""}`;
+    case "starter": return `Starter ${cards}`;
+    case "play": return `${who} laid ${cards}`;
+    case "go": return `${who}: go`;
+    case "hand": return `${who}'s ${(ev.cards || []).length > (S.kept(s) || 4) ? "cards dealt" : "hand"}: ${cards}`;
+    case "discard": return `${who} laid away ${cards}`;
+    case "crib-card": return `Card dealt to the crib: ${cards}`;
+    case "show": return `${who}'s hand${cards ? `: ${cards}` : ""}${claim}`;
+    case "crib": return `The crib${cards ? `: ${cards}` : ""}${claim}`;
+    case "muggins": return `Muggins! called by ${who}`;
+    case "adjust": return `${who} ${ev.points >= 0 ? "+" : ""}${ev.points} (${ev.reason || "no reason"})`;
+    default: return `${who} ${EVENT_WORDS[ev.type] || String(ev.type).replace(/-/g, " ")} ${cards}${claim}`.trim();
+  }
+}
+const EVENT_WORDS = { "crib-card": "a crib card" };
 async function loadEvents() {
   if (!app.gameId) return;
   const d = await send("GET", `/api/games/${app.gameId}/events`);
   if (!d) return;
   app.events = d.events;
   $("#events").replaceChildren(...d.events.slice().reverse().map((e) => {
-    const pts = (e.points || []).filter((a) => a.pegged).map((a) => `${S.name(app.state, a.seat)} +${a.pegged} ${a.kind}`).join(", ");
+    const pts = (e.points || []).filter((a) => a.pegged)
+      .map((a) => `${S.sideName(app.state, a.seat)}: ${pointsWords(a.kind, a.pegged)}`).join(", ");
     const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : e.set_aside ? " · set aside by a correction" : "";
     const base = e.event && e.event.type === "correct" ? e.event.with : e.event;
     const canEdit = !e.superseded_by && base && (base.seat || base.card || base.cards) && e.event.type !== "undo";

@@ -1,0 +1,147 @@
+"""The table code: a device needs it once to change the game, like a party game's room code.
+
+The code is made at first start and kept in the data folder (:class:`web.security.WebSettings`);
+``crib serve`` prints it, and the page shows it in words and as a QR code to every device that
+is already admitted. A device is admitted
+
+* when it is the companion's own computer (a loopback address): the Pi itself needs no code;
+* for as long as its session cookie lasts, once it has sent the code: ``POST /api/code``, a
+  link or QR code to ``/?code=K7MX3P`` (answered with a redirect to ``/``, the code taken out of
+  the address), or unlocking with the table PIN; or
+* for one request, with the header ``X-Table-Code`` (scripts).
+
+Wrong codes count with wrong PINs: 5 a minute per address, then 429.
+
+Routes: ``GET /api/code`` (``{"admitted": false}``, or the code and the link a phone opens),
+``POST /api/code`` ``{"code": "k7m x3p"}``, ``GET /api/code.svg`` (the link as a QR code).
+
+>>> qr_svg("http://192.168.1.20:8121/?code=K7MX3P").startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, session
+from werkzeug.wrappers import Response as BaseResponse
+
+from web.errors import ApiError
+from web.hosts import host_name, host_port, phone_name
+from web.security import WebSettings, is_loopback
+
+bp = Blueprint("tablecode", __name__, url_prefix="/api")
+
+CODE_NEEDED = ("this device needs the table code to change the game: ask a player (it is on the "
+               "New tab of a phone already playing, with a QR code)")
+HEADER = "X-Table-Code"
+
+
+def _settings() -> WebSettings:
+    return current_app.extensions["crib"].settings  # type: ignore[no-any-return]
+
+
+def on_this_computer() -> bool:
+    """Is the request from the companion's own computer (trusted: it holds the data folder)?"""
+    return is_loopback(request.remote_addr)
+
+
+def admitted() -> bool:
+    """May this request change the table, as far as the table code goes? A wrong
+    ``X-Table-Code`` is refused (403, counted), never just ignored."""
+    settings = _settings()
+    if on_this_computer() or session.get("table") == settings.code_stamp:
+        return True
+    sent = request.headers.get(HEADER)
+    if sent is None:
+        return False
+    check_code_or_refuse(sent)
+    return True
+
+
+def admit() -> None:
+    """Admit this device's session: it sent the code, or unlocked with the PIN."""
+    session["table"] = _settings().code_stamp
+
+
+def check_code_or_refuse(code: object) -> None:
+    """Compare ``code`` with the table's, the attempt counted first (with wrong PINs)."""
+    ctx = current_app.extensions["crib"]
+    who = request.remote_addr or "?"
+    attempt = ctx.throttle.reserve(who)
+    if attempt is None:
+        raise ApiError(429, "too many wrong codes: wait a minute")
+    if not ctx.settings.check_code(code):
+        raise ApiError(403, "that is not this table's code", need="code")
+    ctx.throttle.forgive(who, attempt)
+
+
+def table_link(with_code: bool = True) -> str:
+    """The address a phone opens: the one this request used, unless that is this computer's own
+    (``localhost``) while the table listens on the network: then the network's name for it."""
+    host = request.host
+    name = host_name(host)
+    if name == "localhost" or is_loopback(name):
+        public = phone_name(str(current_app.config.get("LISTEN_HOST", "127.0.0.1")))
+        if public is not None:
+            port = host_port(host)
+            host = (f"[{public}]" if ":" in public else public) + (f":{port}" if port else "")
+    link = f"{request.scheme}://{host}/"
+    return link + ("?" + urlencode({"code": _settings().table_code}) if with_code else "")
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an SVG of dark squares on white with the quiet zone round it."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(
+        out, kind="svg", scale=8, border=4, xmldecl=False, dark="#000", light="#fff",
+        title="the table code as a QR code",
+    )
+    return out.getvalue().decode("utf-8")
+
+
+@bp.get("/code")
+def get_code() -> Response:
+    """The code and the link with it for an admitted device; ``{"admitted": false}`` else."""
+    if not (on_this_computer() or session.get("table") == _settings().code_stamp):
+        return jsonify(admitted=False)
+    return jsonify(admitted=True, code=_settings().table_code, link=table_link(),
+                   address=table_link(with_code=False), here=on_this_computer())
+
+
+@bp.post("/code")
+def enter_code() -> Response:
+    """Admit this device with the table code (needs the CSRF token, like every ``POST``)."""
+    from web.api import body_object
+
+    check_code_or_refuse(body_object().get("code"))
+    admit()
+    return jsonify(admitted=True)
+
+
+@bp.get("/code.svg")
+def code_qr() -> Response:
+    """The link with the code as a QR code, for an admitted device (403 otherwise)."""
+    if not (on_this_computer() or session.get("table") == _settings().code_stamp):
+        raise ApiError(403, CODE_NEEDED, need="code")
+    response = Response(qr_svg(table_link()), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.before_app_request
+def code_in_the_link() -> BaseResponse | None:
+    """``GET /?code=K7MX3P`` (the QR code's link): admit the device and send it on to the page
+    without the code in its address. A wrong code shows the page, which says so."""
+    if request.method != "GET" or request.blueprint != "pages" or "code" not in request.args:
+        return None
+    try:
+        check_code_or_refuse(request.args.get("code"))
+    except ApiError:
+        return None  # the page sees ?code= and that it is not admitted, and says so
+    admit()
+    rest = [(k, v) for k, v in request.args.items(multi=True) if k != "code"]
+    return redirect(request.path + ("?" + urlencode(rest) if rest else ""), code=303)

@@ -26,7 +26,7 @@ from cribbage.errors import CardError
 from cribbage.items import Item
 from cribbage.spoken import join_phrases, number_words, run_length_words
 
-__all__ = ["ShowScore", "each_starter", "score_hand", "show_total"]
+__all__ = ["ShowScore", "each_starter", "score_hand", "show_total", "starter_groups"]
 
 _SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(s for k in range(2, n + 1) for s in combinations(range(n), k)) for n in (4, 5)
@@ -154,6 +154,20 @@ def each_starter(cards: Sequence[Card], *, crib: bool = False) -> list[ShowScore
     else:
         raise CardError(f"{len(cards)} cards: give a hand of 4 (or 3), or a hand and its starter (5)")
     return sorted(options, key=lambda o: -o.total)
+
+
+def starter_groups(options: Sequence[ShowScore]) -> list[tuple[int, list[str]]]:
+    """The starters of :func:`each_starter`'s ``options`` grouped by their count, best first,
+    as the page's Photo tab and ``crib check`` show them.
+
+    >>> from cribbage.cards import parse_cards
+    >>> starter_groups(each_starter(parse_cards("5C 5D 5H JS")))[:2]
+    [(29, ['5S']), (22, ['JH', 'JD', 'JC'])]
+    """
+    groups: dict[int, list[str]] = {}
+    for option in options:
+        groups.setdefault(option.total, []).append(option.starter.name)
+    return list(groups.items())
 
 
 def show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:

@@ -413,7 +413,7 @@ def count_each_starter() -> Response:
     ``{"cards": ["5C", "5D", "5H", "JS"], "crib": false}``. Five cards: each of them as the
     starter of the other four; four (or three): each card of the pack not among them. The
     starters come grouped by their count, best first."""
-    from cribbage.show import each_starter
+    from cribbage.show import each_starter, starter_groups
 
     data = body_object()
     cards = data.get("cards")
@@ -423,13 +423,10 @@ def count_each_starter() -> Response:
     if not isinstance(crib, bool):
         raise ApiError(400, '"crib" is true or false')
     options = each_starter(parse_cards(cards), crib=crib)
-    groups: dict[int, list[str]] = {}
-    for o in options:
-        groups.setdefault(o.total, []).append(o.starter.name)
     return jsonify(
         starters_from="cards" if len(cards) == 5 else "pack",
         options=[{"starter": o.starter.name, "total": o.total} for o in options],
-        groups=[{"total": total, "starters": names} for total, names in groups.items()],
+        groups=[{"total": total, "starters": names} for total, names in starter_groups(options)],
     )
 
 

@@ -183,14 +183,30 @@ def run_check(args: argparse.Namespace) -> int:
         out.update(hand=[c.name for c in hand], starter=starter.name, starter_from="the card lying apart",
                    read=read)
         return _print_check(out, args.json)
-    options = []
-    for i, n in enumerate(names):
-        hand = [parse_card(m) for j, m in enumerate(names) if j != i]
-        options.append({"starter": n, **score_hand(hand, parse_card(n), crib=args.crib).to_json()})
-    message = "no card lies apart from the rest: the count for each possible starter"
-    out = {"starter": None, "message": message, "options": options, "read": read}
-    lines = [message, *(f"  starter {o['starter']}: {o['total']}" for o in options)]
-    return _emit_check(out, lines, len(names) - 1, args.json)
+    return _each_starter(names, read, args.crib, args.json)
+
+
+def _each_starter(names: list[str], read: list[dict[str, Any]], crib: bool, as_json: bool) -> int:
+    """No starter named and none lying apart: the count with each possible starter, as the
+    page's Photo tab gives it (:func:`cribbage.show.each_starter`): four cards are the hand,
+    with each card of the pack not among them; five, each of them the starter of the others."""
+    from cribbage.cards import parse_cards
+    from cribbage.show import each_starter, starter_groups
+
+    options = each_starter(parse_cards(names), crib=crib)
+    from_cards = len(names) == 5
+    if from_cards:
+        message = "no card lies apart from the rest: the count with each of the five as the starter"
+    else:
+        message = f"no starter lies apart: the hand {' '.join(names)} with each possible starter"
+    out = {"starter": None, "hand": None if from_cards else names,
+           "starters_from": "cards" if from_cards else "pack", "message": message,
+           "options": [{"starter": o.starter.name, **o.to_json()} for o in options],
+           "groups": [{"total": total, "starters": starters}
+                      for total, starters in starter_groups(options)],
+           "read": read}
+    lines = [message, *(f"  {g['total']:>2}: starter {' '.join(g['starters'])}" for g in out["groups"])]
+    return _emit_check(out, lines, len(names) - 1 if from_cards else len(names), as_json)
 
 
 def _check_discard(names: list[str], read: list[dict[str, Any]], args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from companion.cli.base import UsageError, print_json
@@ -43,8 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from companion.tracking import CropFolder, StoreGame, follow_frames
     from cribbage.errors import CribbageError
     from cribbage.gamelog import GameStore
@@ -61,11 +60,20 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the zones are for {zones.players} players, the game has {seats}")
     if not Path(args.video).exists():
         raise UsageError(f"no video or folder {args.video}")
+    still = still_photo(Path(args.video))
+    if still is not None:
+        raise UsageError(f"{args.video} is a still photo ({still}), not a video: crib track follows "
+                         f"a video or a folder of frames (to count the hand in it: crib check "
+                         f"{args.video})")
     try:
         source = source_for_path(args.video)
         source.open()
     except CameraError as exc:
         raise UsageError(str(exc)) from None
+    if _frame_count(source) == 1:
+        source.close()
+        raise UsageError(f"{args.video} holds one frame: crib track follows a game over many "
+                         "frames (a video, or a folder of frames)")
     store = GameStore(args.db or ":memory:")
     try:
         game_id = store.new_game({"players": players, "variant": args.variant})
@@ -104,6 +112,30 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+STILL_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "BMP", "TIFF", "MPO"})
+"""Image formats that hold one picture (a GIF may be animated: it is left to the video reader)."""
+
+
+def still_photo(path: Path) -> str | None:
+    """The format of the still photo at ``path`` (``"JPEG"``), or None for a folder, a video or
+    anything else; only the file's first bytes are read (the header, :mod:`imaging.limits`).
+
+    >>> still_photo(Path("/nowhere/deal.mp4")) is None
+    True
+    """
+    from imaging.limits import TooLarge, read_header
+
+    if not path.is_file():
+        return None
+    try:
+        with path.open("rb") as f:
+            head = f.read(1 << 20)
+        header = read_header(head)
+    except (OSError, TooLarge):
+        return None
+    return header.format if header is not None and header.format in STILL_FORMATS else None
 
 
 def _say(event: dict[str, Any]) -> None:

@@ -81,14 +81,28 @@ def test_a_folder_of_frames_and_a_db_with_crops(tmp_path: Path, frames: list,
     (["{video}", "--zones", "nowhere.json"], "no zones file"),
     (["{video}", "--zones", "{zones3}"], "3 players"),
     (["{text}"], "cannot read it"),
+    (["{photo}"], "is a still photo (JPEG), not a video"),
+    (["{png}", "--json"], "is a still photo (PNG), not a video"),
+    (["{one}"], "holds one frame"),
 ])
-def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str, video: Path, tmp_path: Path) -> None:
+def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str, video: Path, tmp_path: Path,
+                                          frames: list) -> None:
+    """A still photo, or a video of one frame, is refused at once ("1 frames, 0 events" and exit
+    0 before)."""
+    photo, png, one = tmp_path / "table.jpg", tmp_path / "table.mp4", tmp_path / "one.mp4"
+    cv2.imwrite(str(photo), frames[-1])
+    cv2.imwrite(str(tmp_path / "t.png"), frames[-1])
+    (tmp_path / "t.png").rename(png)  # a photo named as a video is still a photo
+    out = cv2.VideoWriter(str(one), cv2.VideoWriter_fourcc(*"mp4v"), 10, (1280, 720))
+    out.write(frames[-1])
+    out.release()
     zones3 = tmp_path / "zones.json"
     seats = {"A": [0, 0.5, 1, 1], "B": [0, 0, 0.5, 0.5], "C": [0.5, 0, 1, 0.5]}
     zones3.write_text(json.dumps({"players": 3, "centre": [0.3, 0.35, 0.7, 0.65], "seats": seats}))
     text = tmp_path / "notes.txt"
     text.write_text("not a video")
-    argv = [a.format(video=video, zones3=zones3, text=text) for a in args]
+    argv = [a.format(video=video, zones3=zones3, text=text, photo=photo, png=png, one=one)
+            for a in args]
     run = subprocess.run([sys.executable, "-m", "companion.cli", "track", *argv],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2, run.stderr

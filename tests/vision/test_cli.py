@@ -94,11 +94,29 @@ def test_check_four_cards_say_the_hand_counted_is_three(tmp_path, make_scene, ca
     assert "five-card game" in out["note"]
     assert main(["check", path]) == 0
     assert "five-card game" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_check_four_cards_none_apart_are_the_hand_with_every_starter(tmp_path, make_scene, capsys):
+    """Four cards in a row, none lying apart: as the page's Photo tab counts them, the four are
+    the hand, counted with each card of the pack not among them as the starter."""
+    from cribbage.cards import parse_cards
+    from cribbage.show import each_starter
+
     row = [(n, 160 + 240 * k, 360, 0) for k, n in enumerate(["2C", "3D", "4H", "9D"])]
     four = _write(tmp_path, "four.png", make_scene(row, width=190))
     assert main(["check", four, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["starter"] is None and len(out["options"]) == 4 and "five-card game" in out["note"]
+    assert out["starter"] is None and out["starters_from"] == "pack" and "note" not in out
+    assert sorted(out["hand"]) == ["2C", "3D", "4H", "9D"]
+    expected = each_starter(parse_cards(out["hand"]))
+    assert [(o["starter"], o["total"]) for o in out["options"]] == [
+        (o.starter.name, o.total) for o in expected]
+    assert len(out["options"]) == 48 and out["groups"][0]["total"] == expected[0].total
+    assert main(["check", four]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("no starter lies apart: the hand ")
+    assert lines[0].endswith("with each possible starter")
+    assert all(line.startswith("  ") and ": starter " in line for line in lines[1:])
 
 
 def test_check_five_cards_have_no_note(tmp_path, make_scene, capsys):

@@ -123,6 +123,23 @@ def _symbol(name: Any) -> str:
         return str(name)
 
 
+_CARD_CODE = re.compile(r"(?<![\w'&])([A2-9TJQK][SHDC])(?![\w'])")
+
+
+def card_symbols(text: str, state: dict[str, Any] | None = None) -> str:
+    """``text`` with every card written as players read it (``7H`` → ``7♥``, ``TD`` → ``10♦``):
+    the one place the page turns the engine's card codes into cards. A partnership's id (``AC``:
+    Ann & Cat) is a side, never the ace of clubs.
+
+    >>> card_symbols("fifteen (7H 8C) 2, run (6S 7H 8C) 3")
+    'fifteen (7♥ 8♣) 2, run (6♠ 7♥ 8♣) 3'
+    >>> card_symbols("Gus has already laid KS; TD is not in AC's hand", {"sides": [{"id": "AC"}]})
+    "Gus has already laid K♠; 10♦ is not in AC's hand"
+    """
+    sides = {str(s.get("id")) for s in (state or {}).get("sides") or [] if isinstance(s, dict)}
+    return _CARD_CODE.sub(lambda m: m.group(1) if m.group(1) in sides else _symbol(m.group(1)), text)
+
+
 def cut_words(state: dict[str, Any]) -> str:
     """The latest cut for deal in words, while it matters: in the cut, and in the first deal
     until the starter is turned; ``""`` otherwise. Who cuts again and who deals are the
@@ -338,7 +355,7 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     >>> refusal_words("show is not allowed in the play phase (only in show)", state)
     'Hands are counted after the play.'
     >>> refusal_words("B claims 10 for the show but it counts 8: fifteen (5C TD) 2", state)
-    'Bob claims 10 for the hand but it counts 8: fifteen (5C TD) 2'
+    'Bob claims 10 for the hand but it counts 8: fifteen (5♣ 10♦) 2'
     >>> refusal_words("cut needs a card for every seat; missing ['B']", state)
     "Tap a cut card for each player: Bob's is missing"
     >>> refusal_words("only A and B cut again (equal lowest cuts), not C",
@@ -369,7 +386,7 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     text = re.sub(r"\bfor the show\b", "for the hand", text)
     text = text.replace("show it with its cards", "pick its cards")
     text = re.sub(r"\b(?:in|the) the (show|play) phase\b", r"in \1", text)
-    return _capital(text)
+    return _capital(card_symbols(text, state))
 
 
 _SEAT_WORD = re.compile(r"\bseat ([A-D])\b")

@@ -158,17 +158,17 @@ def test_correct_a_card(page: Any) -> None:
     expect(score(page, "B")).to_have_text("2")
     page.click("#tabs >> text=Fix")
     row = page.locator('#events li[data-event="4"]')
-    expect(row).to_contain_text("Bob play 5♠")
+    expect(row).to_contain_text("Bob laid 5♠")
     row.locator("button.edit").click()
     page.fill("#edit-cards", "JC")
-    expect(page.locator("#edit-preview")).to_contain_text("JC")  # already played: refused
-    page.fill("#edit-cards", "6S")
+    expect(page.locator("#edit-preview")).to_contain_text("J♣")  # already played: refused
+    page.click('#edit-picker button[data-card="6S"]')  # the dialog's picker
     expect(page.locator("#edit-preview")).to_have_text("This changes: Bob 2 → 0")
     assert page.evaluate("app.state.scores.B") == 2  # nothing recorded yet
     page.click("#edit-form button.primary")
     expect(page.locator("#changed")).to_have_text("Corrected #4: Bob 2 → 0")
     expect(page.locator('#events li[data-event="4"]')).to_have_class(re.compile("gone"))
-    expect(page.locator('#events li[data-event="5"]')).to_contain_text("correct #4 → Bob play 6♠")
+    expect(page.locator('#events li[data-event="5"]')).to_contain_text("Correction of #4: Bob laid 6♠")
     page.click("#tabs >> text=Table")
     expect(score(page, "B")).to_have_text("0")
 

@@ -71,7 +71,7 @@ def test_an_illegal_play_is_refused_and_changes_nothing(api: Api) -> None:
     assert refused["rule"] and "turn" in refused["error"]
     # a card already played
     again = api.event(game, {"type": "play", "seat": "B", "card": "JC"}, expect=422)
-    assert "JC" in again["error"]
+    assert "J♣" in again["error"] and "JC" in again["detail"]  # cards as players read them
     after = api.get(f"/api/games/{game}").get_json()["state"]
     assert after == before
     assert len(api.get(f"/api/games/{game}/events").get_json()["events"]) == 3

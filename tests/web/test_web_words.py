@@ -21,17 +21,17 @@ FOUR = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"},
 
 @pytest.mark.parametrize(("engine", "said"), [
     ("C cannot say go: C holds 5H, which fits at a count of 20",
-     "Cat cannot say go: Cat holds 5H, which fits at a count of 20"),
+     "Cat cannot say go: Cat holds 5♥, which fits at a count of 20"),
     ("A claims 10 for the show but it counts 8: fifteen (5C TD) 2",
-     "Ann claims 10 for the hand but it counts 8: fifteen (5C TD) 2"),
+     "Ann claims 10 for the hand but it counts 8: fifteen (5♣ 10♦) 2"),
     ("B counts before A (pone first, the dealer last)",
      "Bob counts before Ann (pone first, the dealer last)"),
     ("it is B's deal, not A's (the deal passes to the left)",
      "It is Bob's deal, not Ann's (the deal passes to the left)"),
-    ("5H is not in D's hand", "5H is not in Dan's hand"),
-    ("5H is in the hand C keeps", "5H is in the hand Cat keeps"),
+    ("5H is not in D's hand", "5♥ is not in Dan's hand"),
+    ("5H is in the hand C keeps", "5♥ is in the hand Cat keeps"),
     ("the crib is counted last; D counts now", "The crib is counted last; Dan counts now"),
-    ("5H has already been seen this deal (with B)", "5H has already been seen this deal (with Bob)"),
+    ("5H has already been seen this deal (with B)", "5♥ has already been seen this deal (with Bob)"),
     ("A cannot call muggins on C's own count; an opponent (B, D) can",
      "Ann cannot call muggins on Cat's own count; an opponent (Bob or Dan) can"),
     ("A's hand is not known: show it with its cards", "Ann's hand is not known: pick its cards"),
@@ -107,7 +107,7 @@ def test_the_api_refuses_in_players_words_and_keeps_the_rule(api: Api) -> None:
     dealer = refusal(api, game, {"type": "dealer", "seat": "A"})
     assert dealer["error"] == "The dealer is already chosen: finish the play."
     turn = refusal(api, game, {"type": "play", "seat": "A", "card": "2C"})
-    assert turn["error"].startswith("Ann cannot lay 2C out of turn: it is Bob's turn, and Bob")
+    assert turn["error"].startswith("Ann cannot lay 2♣ out of turn: it is Bob's turn, and Bob")
 
 
 def test_muggins_said_with_names(api: Api) -> None:

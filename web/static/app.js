@@ -572,8 +572,9 @@ async function loadEvents() {
 function seenThumb(seen) {
   // the crop the camera read this card from (DATA/crops/NAME.jpg, served by /api/camera/crops)
   const name = String(seen.crop).split("/").pop();
-  return el("img", { class: "seen", src: `/api/camera/crops/${encodeURIComponent(name)}`, alt: "what the camera saw",
-    width: 48, height: 64, loading: "lazy", onerror: (ev) => ev.target.remove() });
+  return el("img", { class: "seen", src: `/api/camera/crops/${encodeURIComponent(name)}`,
+    alt: "what the camera saw (tap to enlarge)", title: "tap to enlarge", width: 48, height: 64, loading: "lazy",
+    onclick: (ev) => ev.target.classList.toggle("big"), onerror: (ev) => ev.target.remove() });
 }
 function openEdit(e) {
   const fix = e.event.type === "correct";
@@ -585,12 +586,35 @@ function openEdit(e) {
   $("#edit-what").textContent = describe(e);
   $("#edit-seat").value = ev.seat || "";
   $("#edit-seat").disabled = !ev.seat;
-  $("#edit-cards").value = ev.card || (Array.isArray(ev.cards) ? ev.cards.join(" ") : "");
+  $("#edit-seat-l").hidden = !ev.seat;  // a starter or the crib has no player to change
+  const many = Array.isArray(ev.cards);
+  $("#edit-cards-l").hidden = !("card" in ev || many);
+  $("#edit-picker").hidden = $("#edit-cards-l").hidden;
+  $("#edit-cards").value = ev.card || (many ? ev.cards.join(" ") : "");
+  renderEditPicked();
   $("#edit-claim").value = ev.claim === undefined ? "" : ev.claim;
   $("#edit-claim-l").hidden = ev.claim === undefined;
   $("#edit-preview").textContent = "";
   dlg.showModal();
 }
+/* the edit dialog's picker: a tap replaces the card (one-card events) or adds or drops one */
+function editCards() { return $("#edit-cards").value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean); }
+function renderEditPicked() {
+  const now = editCards();
+  $("#edit-picked").replaceChildren(...now.map((c) => cardEl(c)));
+  for (const b of $$("#edit-picker .pick")) b.classList.toggle("on", now.includes(b.dataset.card));
+}
+function editPick(name) {
+  const ev = app.editing || {};
+  let now = editCards();
+  if ("card" in ev) now = [name];
+  else if (now.includes(name)) now = now.filter((c) => c !== name);
+  else now.push(name);
+  $("#edit-cards").value = now.join(" ");
+  renderEditPicked();
+  clearTimeout(app.previewTimer); app.previewTimer = setTimeout(previewEdit, 250);
+}
+$("#edit-cards").addEventListener("input", renderEditPicked);
 function correction() {
   const repl = Object.assign({}, app.editing);
   delete repl.seen;  // a correction is the player's word, not the camera's
@@ -754,6 +778,7 @@ $("#new-form").addEventListener("submit", async (ev) => {
 
 /* ---------- start ---------- */
 buildPicker($("#picker"), pick);
+buildPicker($("#edit-picker"), editPick);
 showUnlock(false);
 showTab();
 if (document.body.dataset.leds === "sim") refreshLeds();

@@ -15,7 +15,7 @@
 
   const joinBtn = make("button", { id: "join-btn", class: "small", type: "button", hidden: true }, "Join");
   const input = make("input", { name: "code", autocomplete: "off", autocapitalize: "characters",
-    spellcheck: "false", maxlength: "12", size: "8", placeholder: "K7MX3P" });
+    spellcheck: "false", maxlength: "12", size: "8", placeholder: "6 letters" });
   const said = make("p", { class: "hint bad", "aria-live": "polite", hidden: true });
   const form = make("form", { id: "join", class: "panel", hidden: true },
     make("label", {}, "Table code ", input), " ", make("button", { class: "primary" }, "Join"),
@@ -49,8 +49,9 @@
     if (!s.admitted) return s;
     codeWords.textContent = s.code;
     if (!qr.getAttribute("src")) qr.src = "/api/code.svg";
-    link.textContent = (s.here ? "Phones scan this to join, or open " : "Another phone scans this to join, or opens ")
-      + s.address + " and enters the code. Anyone with it can change the game.";
+    link.textContent = (s.here ? `Phones scan this to join, or open ${s.address} and enter the code.`
+      : `Another phone scans this to join, or opens ${s.address} and enters the code.`)
+      + " Anyone with it can change the game.";
     return s;
   }
 

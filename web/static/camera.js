@@ -9,6 +9,7 @@ const cam = {
   status: null, zones: null, dirty: false, drag: null,
   timer: null, loading: false, url: null, aspect: null,
   flagsKey: "", picking: null, stateJson: null,
+  game: null,  // the state of the game the camera follows, when the page shows another (camGame)
 };
 const MIN_ZONE = 0.05;  // a zone is at least 5% of the frame each way
 const HOLD_MS = 2000;   // the tracker's momentary state shows once it has held this long
@@ -21,6 +22,24 @@ const TRACKER_TEXT = {
 
 function camTabShown() { return !$("#camera").hidden && document.visibilityState === "visible"; }
 function camLoad() { return camWatchLoad(); }
+/* the game the camera follows: the one on the page, or (while another game is viewed) its own
+   state fetched apart, so zones, flags and the heading name its players, never the viewed game's */
+function camState() {
+  const g = cam.status && cam.status.game;
+  if (!g) return null;
+  if (app.state && app.state.game === g) return app.state;
+  return cam.game && cam.game.game === g ? cam.game : null;
+}
+async function camGame(st) {
+  const g = st && st.game;
+  if (!g || (app.state && app.state.game === g)) { cam.game = null; return; }
+  if (cam.game && cam.game.game === g && cam.gameFetched > Date.now() - 3000) return;
+  cam.gameFetched = Date.now();
+  try {
+    const d = await api("GET", `/api/games/${g}`);
+    if (cam.status && cam.status.game === g) { cam.game = d.state; cam.flagsKey = ""; camUpdate(cam.status); }
+  } catch (e) { /* the status line still says which game */ }
+}
 
 /* a value shown only once it has held for `hold` ms (the first one at once), so a hand passing
    over the table does not flip the line every two seconds */
@@ -55,8 +74,8 @@ function expectWords(e) {
 }
 function expectFromGame(st) {
   // a follower that does not say what it expects: the game's own next step
-  const s = app.state;
-  if (!s || (st && st.game && s.game !== st.game)) return st && st.game ? "Watching the table" : "Waiting for a game to start";
+  const s = camState();
+  if (!s) return st && st.game ? "Watching the table" : "Waiting for a game to start";
   const who = (seat) => S.name(s, seat);
   if (s.phase === "over") return "Game over";
   if (s.phase === "cut" || !s.dealer) return "Waiting for the dealer to be chosen";
@@ -80,6 +99,7 @@ function renderWords(st) {
 function camUpdate(st) {
   cam.status = st;
   if (!st) return;
+  camGame(st);
   renderWords(st);
   const tracker = $("#cam-tracker");
   tracker.dataset.now = st.tracker || "";
@@ -87,7 +107,11 @@ function camUpdate(st) {
   const bits = [`Camera ${st.state}`, st.source];
   if (typeof st.fps === "number") bits.push(`${st.fps.toFixed(1)} fps`);
   if (st.frames) bits.push(`${st.frames} frames`);
-  if (st.game) bits.push(`game ${st.game}`);
+  const followed = camState();
+  const shown = app.state && app.state.game;
+  if (st.game && st.game === shown) bits.push("following this game");
+  else if (st.game) bits.push(`following ${followed ? S.sides(followed).map((d) => d.name).join(" v ") : "another game"} (game ${st.game}, not the one shown)`);
+  else bits.push("following no game");
   $("#cam-state").textContent = bits.filter(Boolean).join(" · ");
   const note = $("#cam-note");
   note.hidden = !["ended", "stopped"].includes(st.state);
@@ -140,7 +164,8 @@ function zoneRect(key) { return key === "centre" ? cam.zones.centre : cam.zones.
 function setZoneRect(key, r) { if (key === "centre") cam.zones.centre = r; else cam.zones.seats[key] = r; }
 function zoneLabel(key) {
   if (key === "centre") return "Centre";
-  const name = app.state ? S.name(app.state, key) : key;
+  const s = camState();
+  const name = s ? S.name(s, key) : key;
   return name && name !== key ? name : `Player ${key.charCodeAt(0) - 64}`;  // no game: its place at the table
 }
 function labelSide(key, r) {
@@ -269,7 +294,7 @@ function flagChoices(f) {
   return choices;
 }
 function renderFlagged(flags) {
-  const names = S.players(app.state).map((p) => `${p.seat}=${p.name}`).join(",");
+  const names = S.players(camState()).map((p) => `${p.seat}=${p.name}`).join(",");
   const key = JSON.stringify([flags, names]);
   if (key === cam.flagsKey) return;  // the same flags: leave the buttons (and an open picker) alone
   cam.flagsKey = key;
@@ -306,7 +331,7 @@ function renderFlagged(flags) {
 function showPicker(picker, f) {
   if (cam.picking && cam.picking.id === f.id) {
     if (!picker.children.length) buildPicker(picker, (card) => resolveFlag(f, cam.picking.choice, card));
-    const seen = S.seen(app.state);
+    const seen = S.seen(camState());
     for (const b of $$(".pick", picker)) b.classList.toggle("seen", seen.has(b.dataset.card));
     picker.hidden = false;
   } else picker.hidden = true;

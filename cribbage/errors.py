@@ -30,7 +30,7 @@ class InputError(CribbageError):
     long, text that is not valid Unicode. The message names the field where it can."""
 
 
-STORAGE_CAUSES = ("full", "read-only", "io", "locked", "damaged")
+STORAGE_CAUSES = ("full", "read-only", "io", "locked", "damaged", "missing")
 
 
 class StorageError(RuntimeError):

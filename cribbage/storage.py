@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import time
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from cribbage.errors import StorageError
 
-__all__ = ["DAMAGED", "integrity_problems", "open_error", "storage_error"]
+__all__ = ["DAMAGED", "file_error", "integrity_problems", "open_error", "storage_error"]
 
 DAMAGED = "the game log is damaged: run crib game recover"
 
@@ -65,6 +66,36 @@ def storage_error(exc: sqlite3.Error, path: str, *, writing: bool = True) -> Sto
     return StorageError(words, cause=cause)
 
 
+_FILE_CAUSES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EROFS: "read-only",
+                errno.EACCES: "read-only", errno.EPERM: "read-only", errno.EIO: "io",
+                errno.ENOENT: "missing", errno.ENOTDIR: "missing"}
+
+
+def file_error(exc: OSError, what: str, folder: Path) -> StorageError | None:
+    """``exc``, raised writing ``what`` (``"the photo"``, ``"the zones"``) into ``folder``, as a
+    :class:`StorageError` in a player's words (``cause`` as for the game log: ``full`` is the
+    page's 507, the others 503); None for an error that is not the storage's.
+
+    >>> error = file_error(OSError(errno.ENOSPC, "No space left on device"), "the photo",
+    ...                    Path("/data/photos"))
+    >>> error.cause, str(error)
+    ('full', 'the SD card is full: the photo was not stored')
+    >>> str(file_error(FileNotFoundError(errno.ENOENT, "gone"), "the zones", Path("/nowhere")))
+    'there is no folder /nowhere: the zones were not stored'
+    """
+    cause = _FILE_CAUSES.get(exc.errno or 0)
+    if cause is None:
+        return None
+    were = "were" if what.endswith("s") else "was"
+    words = {
+        "full": "the SD card is full",
+        "read-only": f"the folder {folder} is read-only",
+        "io": "the SD card failed to write (I/O error)",
+        "missing": f"there is no folder {folder}",
+    }[cause]
+    return StorageError(f"{words}: {what} {were} not stored", cause=cause)
+
+
 def open_error(exc: sqlite3.Error, path: str) -> StorageError | None:
     """``exc``, raised while opening or creating the game log at ``path``, as one line naming the
     real cause (a read-only folder, a full disk, ...); None when the file is simply not a
@@ -72,6 +103,9 @@ def open_error(exc: sqlite3.Error, path: str) -> StorageError | None:
     cause = _cause(exc)
     where = Path(path)
     folder = where.parent
+    if cause in ("cannot-open", "read-only") and not folder.is_dir():
+        return StorageError(f"cannot open the game log {path}: there is no folder {folder}",
+                            cause="missing")
     if cause in ("cannot-open", "read-only") and not os.access(folder, os.W_OK):
         return StorageError(f"cannot open the game log {path}: the folder {folder} is read-only",
                             cause="read-only")

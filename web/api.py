@@ -451,7 +451,7 @@ def discard() -> Response:
     if role not in ROLES:
         raise ApiError(400, '"role" is "dealer" (the crib is yours) or "pone" (it is your opponent\'s)')
     variant = data.get("variant")
-    if variant is not None and variant not in VARIANTS:
+    if variant is not None and (not isinstance(variant, str) or variant not in VARIANTS):
         raise ApiError(400, f'"variant" is one of {", ".join(VARIANTS)}')
     top = data.get("top", 5)
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP:

@@ -24,6 +24,7 @@ web.uploads.UploadError: not an image the table can read (JPEG, PNG or WebP)
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import struct
@@ -32,6 +33,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from cribbage.storage import file_error
 from imaging.limits import TooLarge, read_header, reduction
 
 ALLOWED_FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
@@ -143,11 +145,25 @@ def _webp_whole(data: bytes) -> bool | str:
 
 
 def store_photo(folder: Path, data: bytes, info: ImageInfo) -> str:
-    """Write ``data`` into ``folder`` under a random name; return that name."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write ``data`` into ``folder`` under a random name; return that name.
+
+    The photo appears whole or not at all (written beside, then renamed). A full SD card, a
+    read-only or missing folder is a :class:`~cribbage.errors.StorageError` (the page's 507
+    or 503, as for events: :func:`cribbage.storage.file_error`), with nothing left behind."""
     # 16 hex digits of the time, then 16 random ones: unguessable, and in the order taken
     name = f"{time.time_ns():016x}{secrets.token_hex(8)}{info.extension}"
-    (folder / name).write_bytes(data)
+    part = folder / f".{name}.part"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        part.write_bytes(data)
+        part.replace(folder / name)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
+        error = file_error(exc, "the photo", folder)
+        if error is None:
+            raise
+        raise error from None
     return name
 
 
@@ -165,7 +181,10 @@ def prune_photos(folder: Path, keep: int) -> int:
                     key=lambda p: p.name, reverse=True)
     gone = 0
     for old in photos[keep:]:
-        old.unlink(missing_ok=True)
+        try:
+            old.unlink(missing_ok=True)
+        except OSError:  # a read-only card: the photos stay, and the next upload says why
+            continue
         gone += 1
     return gone
 

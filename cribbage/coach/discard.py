@@ -59,6 +59,7 @@ import numpy.typing as npt
 from cribbage.cards import Card, require_distinct
 from cribbage.coach.tables import JACK, crib_classes, crib_rank_table, points_by_key, sorted_key
 from cribbage.errors import CardError
+from cribbage.game.limits import shown
 from cribbage.game.settings import VARIANTS, Variant
 
 __all__ = ["ROLES", "DiscardAdvice", "DiscardOption", "advise_discards", "discard_histograms"]
@@ -148,10 +149,10 @@ def _variant(dealt: int, variant: str | Variant | None) -> Variant:
         v = variant
     elif variant is None:
         v = VARIANTS["six-card" if dealt == 6 else "five-card"]
-    elif variant in VARIANTS:
+    elif isinstance(variant, str) and variant in VARIANTS:
         v = VARIANTS[variant]
     else:
-        raise CardError(f"no variant {variant!r}; choose {', '.join(VARIANTS)}")
+        raise CardError(f"no variant {shown(variant)}; choose {', '.join(VARIANTS)}")
     if v.dealt != dealt:
         raise CardError(f"the {v.name} game deals {v.dealt} cards, not {dealt}")
     return v

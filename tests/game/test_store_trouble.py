@@ -136,6 +136,20 @@ def test_a_read_only_folder_at_start_says_so(tmp_path: Path, monkeypatch: pytest
         "is read-only"
 
 
+def test_a_missing_folder_at_start_is_called_missing_not_read_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = tmp_path / "nowhere" / "data"
+    with pytest.raises(StorageError) as caught:
+        GameStore(folder / "g.db")
+    assert caught.value.cause == "missing"
+    assert str(caught.value) == f"cannot open the game log {folder / 'g.db'}: there is no folder {folder}"
+    assert main(["game", "new", "--db", str(folder / "g.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "there is no folder" in err and "read-only" not in err
+    assert not folder.exists()
+
+
 def test_a_file_that_is_not_a_database_is_still_called_that(tmp_path: Path) -> None:
     (tmp_path / "notes.db").write_bytes(b"shopping list: milk, eggs\n" * 200)
     with pytest.raises(CribbageError, match="not a game database"):

@@ -64,6 +64,9 @@ def test_top_and_the_three_player_deal(api: Api, capsys: pytest.CaptureFixture[s
     ({"dealt": SIX, "role": "dealer", "top": 0}, '"top"'),
     ({"dealt": SIX, "role": "dealer", "top": True}, '"top"'),
     ({"dealt": SIX, "role": "dealer", "variant": "nine-card"}, '"variant"'),
+    ({"dealt": SIX, "role": "dealer", "variant": []}, '"variant"'),  # was 500: unhashable
+    ({"dealt": SIX, "role": "dealer", "variant": {}}, '"variant"'),
+    ({"dealt": SIX, "role": ["dealer"]}, '"role"'),
     ({"dealt": SIX, "role": "dealer", "variant": "five-card"}, "deals 5 cards, not 6"),
     ({"dealt": SIX[:4], "role": "dealer"}, "4 cards: a deal is 6 or 5 cards"),
     ({"dealt": [*SIX[:5], "5H"], "role": "dealer"}, "5H is given twice"),

@@ -50,8 +50,8 @@ def state_and_events(api: Api, game: int = 1) -> tuple[dict, list]:
 def test_a_full_sd_card_is_507_and_nothing_is_recorded(table: Table) -> None:
     before = state_and_events(table.api)
     table.opened.fill_disk()
-    for _ in range(200):  # until a new game needs a page the file may not have
-        response = table.api.post("/api/games", {"players": ["Ann " * 40, "Bob " * 40]})
+    for _ in range(1000):  # until a new game needs a page the file may not have
+        response = table.api.post("/api/games", {"players": ["Annabel " * 3, "Bob " * 6]})
         if response.status_code != 201:
             break
     assert response.status_code == 507
@@ -60,6 +60,46 @@ def test_a_full_sd_card_is_507_and_nothing_is_recorded(table: Table) -> None:
     assert state_and_events(table.api) == before
     table.opened.free_disk()
     assert table.api.event(1, PLAY)["state"]["events"] == 3
+
+
+@pytest.mark.parametrize(("errno_", "status", "cause", "words"), [
+    (28, 507, "full", "the SD card is full: the photo was not stored"),  # ENOSPC
+    (30, 503, "read-only", "is read-only: the photo was not stored"),  # EROFS
+    (5, 503, "io", "the SD card failed to write (I/O error): the photo was not stored"),  # EIO
+])
+def test_a_photo_on_a_full_or_failing_card_is_507_or_503(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errno_: int, status: int,
+    cause: str, words: str,
+) -> None:
+    """A photo upload on a full SD card answered 500 "the companion hit a bug" (events answer
+    507); nothing half-written is left in the photo folder."""
+    import io
+    import os
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (64, 48), (20, 120, 40)).save(buf, "PNG")
+    real_write = Path.write_bytes
+
+    def write_bytes(path: Path, data: bytes) -> int:
+        if path.parent.name == "photos":
+            real_write(path, data[: len(data) // 2])  # the card filled part way through
+            raise OSError(errno_, os.strerror(errno_))
+        return real_write(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    response = table.api.post("/api/photos", data={"photo": (io.BytesIO(buf.getvalue()), "h.png")},
+                              content_type="multipart/form-data")
+    assert response.status_code == status, response.get_json()
+    body = response.get_json()
+    assert body["cause"] == cause and words in body["error"]
+    folder = tmp_path / "photos"
+    assert not folder.exists() or list(folder.iterdir()) == []
+    monkeypatch.setattr(Path, "write_bytes", real_write)
+    again = table.api.post("/api/photos", data={"photo": (io.BytesIO(buf.getvalue()), "h.png")},
+                           content_type="multipart/form-data")
+    assert again.status_code == 201 and len(list(folder.iterdir())) == 1
 
 
 def test_an_io_error_is_503_and_the_game_is_unchanged(table: Table) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.tracking import CropFolder
+from cribbage.storage import file_error
 
 log = logging.getLogger("companion.camera")
 
@@ -99,6 +100,7 @@ class CameraService:
         latest = companion.latest_game()
         self.zones = self._zones_of_size(2 if latest is None else self._players(latest))
         self._lock = threading.RLock()
+        self._save_lock = threading.Lock()  # zones saved on the page, one save at a time
         self._tracker = Tracker(self.zones, reader=reader)
         self._follower_cls = Follower
         self._follower: Any = None
@@ -237,15 +239,25 @@ class CameraService:
         from vision.track import Zones
 
         zones = Zones.from_json(data)
-        zones.save(self.zones_file(self.data_dir, zones.players))
+        path = self.zones_file(self.data_dir, zones.players)
         latest = self.companion.latest_game()
         players_now = self.zones.players if latest is None else self._players(latest)
-        with self._lock:
-            self._page_zones[zones.players] = zones
-            in_use = zones.players == players_now
-            if in_use and zones.players == self.zones.players:
-                self.zones = zones
-                self._tracker.zones = zones
+        # saves at once are taken one at a time, each written and then kept: the zones in use
+        # are always those of the file, the last save's
+        with self._save_lock:
+            try:
+                zones.save(path)
+            except OSError as exc:  # a full, read-only or missing data folder: 507 or 503
+                error = file_error(exc, "the zones", path.parent)
+                if error is None:
+                    raise
+                raise error from None
+            with self._lock:
+                self._page_zones[zones.players] = zones
+                in_use = zones.players == players_now
+                if in_use and zones.players == self.zones.players:
+                    self.zones = zones
+                    self._tracker.zones = zones
         self._tracker_changed()
         return {**zones.to_json(), "in_use": in_use}
 

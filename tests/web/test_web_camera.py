@@ -253,6 +253,69 @@ def test_zones_get_and_put(cam: Api, table: CameraTable) -> None:
     assert cam.get("/api/camera/zones").get_json() == moved
 
 
+@pytest.fixture
+def real_camera(tmp_path: Path) -> Iterator[tuple[Companion, Any, Flask]]:
+    """A real companion with a real camera service that never starts (its zones, no frames)."""
+    from companion.camera import CameraService
+
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    camera = CameraService(companion, "frames:/nowhere", tmp_path, make_source=lambda: None)
+    companion.attach_camera(camera)
+    yield companion, camera, create_app(companion, {"DATA_DIR": tmp_path, "TESTING": True})
+    companion.close()
+
+
+def test_twenty_phones_saving_zones_at_once(real_camera: tuple[Companion, Any, Flask],
+                                            tmp_path: Path) -> None:
+    """Saves at once shared one zones.json.tmp: half answered 500 (FileNotFoundError), and the
+    zones in use could differ from the file. Each save now writes its own file and keeps it."""
+    _, camera, app = real_camera
+    phones = [Api(app.test_client()) for _ in range(20)]
+    start = threading.Barrier(len(phones))
+    answers: list[int] = []
+
+    def save(k: int) -> None:
+        zones = {**ZONES, "centre": [0.30 - k / 1000, 0.35, 0.70, 0.65]}
+        start.wait()
+        answers.append(put(phones[k], "/api/camera/zones", zones).status_code)
+
+    threads = [threading.Thread(target=save, args=(k,)) for k in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [200] * len(phones)
+    on_file = json.loads((tmp_path / "zones.json").read_text())
+    assert camera.status()["zones"] == on_file == phones[0].get("/api/camera/zones").get_json()
+    assert sorted(p.name for p in tmp_path.iterdir() if "zones" in p.name) == ["zones.json"]
+
+
+@pytest.mark.parametrize(("errno_", "status", "words"), [
+    (30, 503, "is read-only: the zones were not stored"),  # EROFS
+    (13, 503, "is read-only: the zones were not stored"),  # EACCES
+    (28, 507, "the SD card is full: the zones were not stored"),  # ENOSPC
+])
+def test_zones_on_an_unwritable_folder_are_503_and_the_zones_stay(
+    real_camera: tuple[Companion, Any, Flask], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    errno_: int, status: int, words: str,
+) -> None:
+    import os
+
+    import vision.track.zones as zones_module
+
+    _, camera, app = real_camera
+    before = camera.status()["zones"]
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno_, os.strerror(errno_))
+
+    monkeypatch.setattr(zones_module.tempfile, "mkstemp", refuse)
+    response = put(Api(app.test_client()), "/api/camera/zones", {**ZONES, "centre": [0.25, 0.3, 0.75, 0.7]})
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    assert camera.status()["zones"] == before and not (tmp_path / "zones.json").exists()
+
+
 def test_zones_need_csrf_and_good_zones(cam: Api, table: CameraTable) -> None:
     refused = put(cam, "/api/camera/zones", {**ZONES, "centre": [0, 0, 0.5, 0.5]}, csrf=False)
     assert refused.status_code == 403 and refused.get_json()["need"] == "csrf"

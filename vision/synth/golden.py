@@ -28,6 +28,7 @@ import argparse
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import sys
 import time
@@ -191,10 +192,28 @@ def _rendering(path: Path) -> Iterator[None]:
 def _render(path: Path, truth: Path, name: str, reset: str, scenario: str,
             effects: Mapping[str, Any] | None, size: tuple[int, int], progress: bool) -> None:
     """Render a video to ``path`` and its truth to ``truth`` (see :func:`golden_video`)."""
+    sc = SCENARIOS[scenario]
+    # a name of this render's own (the process and a random part): renders at once, in one
+    # process or many, never write, move or remove each other's partial files
+    partial = path.with_name(f"partial-{os.getpid()}-{secrets.token_hex(6)}-{path.name}")
+    partial_truth = Path(str(partial) + ".truth.json")
+    try:
+        _render_to(partial, partial_truth, path, truth, sc, name, reset, scenario, effects, size,
+                   progress)
+    finally:  # a render that failed or was stopped leaves nothing half-written behind
+        for left in (partial, partial_truth):
+            if left.is_dir():
+                shutil.rmtree(left, ignore_errors=True)
+            else:
+                left.unlink(missing_ok=True)
+
+
+def _render_to(partial: Path, partial_truth: Path, path: Path, truth: Path, sc: Scenario, name: str,
+               reset: str, scenario: str, effects: Mapping[str, Any] | None,
+               size: tuple[int, int], progress: bool) -> None:
+    """Render to ``partial`` and its truth, then move both into place (``path``, ``truth``)."""
     from vision.synth.video import render_video
 
-    sc = SCENARIOS[scenario]
-    partial = path.with_name(f"partial-{os.getpid()}-{path.name}")
     what = "the golden deals" if scenario == "golden" else f"the {scenario} scenario"
 
     def show(done: int, total: int) -> None:
@@ -210,7 +229,6 @@ def _render(path: Path, truth: Path, name: str, reset: str, scenario: str,
     seconds = time.perf_counter() - t0
     if progress:
         sys.stderr.write(f" ({seconds:.0f} s)\n")
-    partial_truth = Path(str(partial) + ".truth.json")
     data = json.loads(partial_truth.read_text())
     data["render_seconds"] = round(seconds, 1)
     partial_truth.write_text(json.dumps(data, indent=1))

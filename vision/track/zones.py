@@ -35,9 +35,11 @@ vision.track.zones.ZonesError: seat A's zone and seat B's zone are (nearly) the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,8 +194,17 @@ class Zones:
         return cls.from_json(data)
 
     def save(self, path: str | Path) -> None:
-        """Write the zones to ``path`` (atomically: a temporary file, then a rename)."""
+        """Write the zones to ``path`` atomically: a temporary file of its own (so saves at once
+        never share one), then a rename; the file is always whole zones, the last save's. An
+        :class:`OSError` (a full or read-only card) leaves the file as it was and no temporary
+        file behind."""
         p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, p)
+        fd, name = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self.to_json(), indent=1) + "\n")
+            os.replace(name, p)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise

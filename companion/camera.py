@@ -16,6 +16,7 @@ read again, and what the game already holds is not sent twice.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from collections.abc import Callable
@@ -101,6 +102,7 @@ class CameraService:
         self.zones = self._zones_of_size(2 if latest is None else self._players(latest))
         self._lock = threading.RLock()
         self._save_lock = threading.Lock()  # zones saved on the page, one save at a time
+        self._flag_ids = itertools.count(1)  # flag numbers, one count for every game of the run
         self._tracker = Tracker(self.zones, reader=reader)
         self._follower_cls = Follower
         self._follower: Any = None
@@ -176,7 +178,7 @@ class CameraService:
             self._tracker.forget()
             self._follower = None if game_id is None else self._follower_cls(
                 CompanionGame(self.companion, game_id), self._tracker, save_crop=self.crops.save,
-                on_change=self._tracker_changed)
+                on_change=self._tracker_changed, ids=self._flag_ids)
         return self._follower
 
     def _run(self) -> None:

@@ -15,13 +15,15 @@
 'camera'
 >>> folder = CropFolder(pathlib.Path(tempfile.mkdtemp()))
 >>> import numpy as np
->>> folder.save(np.zeros((20, 20, 3), np.uint8), "000412-A")
-'crops/000412-A.jpg'
+>>> name = folder.save(np.zeros((20, 20, 3), np.uint8), "000412-A")
+>>> re.fullmatch(r"crops/000412-A-[0-9a-f]{12}[.]jpg", name) is not None
+True
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,13 +67,16 @@ class CropFolder:
         self._written = 0
 
     def save(self, crop: npt.NDArray[np.uint8], stem: str) -> str | None:
-        """Write ``crop`` as ``crops/<stem>.jpg`` (a number is added if taken); its relative path."""
+        """Write ``crop`` as ``crops/<stem>-<12 random hex digits>.jpg``; its relative path.
+
+        The random part makes every name new: a crop pruned away never has its name given to
+        another card's crop (the frame and seat of ``stem`` come again in every game), so an old
+        event that names a crop shows that card or nothing, never another."""
         self.dir.mkdir(parents=True, exist_ok=True)
         stem = _SAFE.sub("-", stem)[:60] or "crop"
-        name, k = f"{stem}.jpg", 1
+        name = f"{stem}-{secrets.token_hex(6)}.jpg"
         while (self.dir / name).exists():
-            k += 1
-            name = f"{stem}-{k}.jpg"
+            name = f"{stem}-{secrets.token_hex(6)}.jpg"
         ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
         if not ok:
             return None

@@ -12,6 +12,7 @@ import pytest
 
 from companion.camera import CameraService
 from companion.service import Companion
+from companion.tracking import CropFolder
 from cribbage.errors import CribbageError
 from cribbage.gamelog import GameStore
 from tests.track.table import DrawnTable, code, patch_reader
@@ -216,6 +217,56 @@ def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: An
     assert camera.status()["flagged"] == []
     script.finished = True
     camera.close()
+
+
+def test_flag_numbers_are_never_another_games(companion: Any, tmp_path: Path) -> None:
+    """Flag numbers began at 1 in every game, so an answer to game 1's flag #1 that came late
+    settled game 2's flag #1. They now count on over every game of the run."""
+    names = iter(["7C", "TC", "7S"] * 20)
+
+    def fickle(image: np.ndarray) -> Any:  # the seven of clubs, read another way each time
+        cards, doubts = patch_reader(image)
+        return [type(c)(next(names), 0.9, c.center, c.size) if c.card == "7C" else c for c in cards], doubts
+
+    script = Script()
+    script.still()
+    script.lay("7C", 320, 150)
+    script.still(10)
+    camera = CameraService(companion, "scripted:0", tmp_path, make_source=lambda: ScriptedSource(script),
+                           reader=fickle, realtime=False)
+    companion.attach_camera(camera)
+    camera.start()
+    try:
+        wait_for(lambda: camera.status()["flagged"])
+        [first] = camera.status()["flagged"]
+        second_game = companion.new_game({"players": ["Ann", "Bob"]})
+        companion.apply(second_game, {"type": "dealer", "seat": "A"})
+        script.table = type(script.table)()  # a fresh table for the new game's deal
+        script.still()
+        script.lay("7C", 320, 150)
+        script.still(10)
+        wait_for(lambda: camera.status()["game"] == second_game and camera.status()["flagged"])
+        [second] = camera.status()["flagged"]
+        assert second["id"] > first["id"]
+        with pytest.raises(KeyError):  # the late answer to game 1's flag settles nothing here
+            companion.resolve_flag(first["id"], "accept")
+        assert camera.status()["flagged"] == [second]
+    finally:
+        script.finished = True
+        camera.close()
+
+
+def test_a_pruned_crops_name_is_never_given_to_another_card(tmp_path: Path) -> None:
+    """Crops were named by frame and seat (000412-A.jpg), which come again in every game: once
+    pruned, the name went to another card's crop, and an old event showed it."""
+    crops = CropFolder(tmp_path, keep=1)
+    first = crops.save(np.full((20, 20, 3), 10, np.uint8), "000412-A")
+    for k in range(60):  # pruned at the 50th
+        crops.save(np.full((20, 20, 3), 200, np.uint8), f"{k:06d}-B")
+    assert first is not None and crops.read(first.split("/")[1]) is None
+    again = crops.save(np.full((20, 20, 3), 90, np.uint8), "000412-A")
+    assert again is not None and again != first
+    assert crops.read(first.split("/")[1]) is None  # the old event's crop: gone, not another card's
 
 
 # --- zones: each size its own, the operator's file never written -----------------------------

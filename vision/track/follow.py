@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -141,18 +141,21 @@ class Follower:
 
     ``game`` is applied to (``state()``, ``apply(event)``); ``tracker`` reads the frames;
     ``save_crop`` keeps the crops (None: crops are not kept). ``on_change`` is called (no
-    arguments) whenever the flagged list or the tracker's state changes.
+    arguments) whenever the flagged list or the tracker's state changes. ``ids`` numbers the
+    flags (default: from 1); the camera service gives every game's follower the same count, so
+    a flag's number is never another game's and a late answer cannot settle a new game's flag.
     """
 
     def __init__(self, game: GamePort, tracker: Tracker, *, save_crop: CropSaver | None = None,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None,
+                 ids: Iterator[int] | None = None) -> None:
         self.game = game
         self.tracker = tracker
         self.save_crop = save_crop
         self.on_change = on_change
         self.flags: list[Flag] = []
         self.applied: list[Applied] = []
-        self._ids = itertools.count(1)
+        self._ids = itertools.count(1) if ids is None else ids
         self._crib: list[tuple[str, Sighting]] = []
         self._crib_at = -1  # the frame the last crib card was read
         self._held: list[tuple[dict[str, Any], Sighting]] = []  # plays waiting behind a flag

@@ -1,0 +1,388 @@
+"""``crib camera check``: look at the camera (or one photo) and say, in players' words, what to change.
+
+:func:`check_frames` takes a few frames of the table (the newest is read; all of them are
+compared for flicker) and gives a :class:`Report` of seven :class:`Check` s, each
+``{"name", "ok", "value", "say"}``:
+
+=========  ===========================================================================
+light      card paper's brightness (0-255): too dark or over-exposed for the index to read
+focus      the blur of the cards' edges and print, in px (the sigma of a Gaussian blur),
+           against the card's size; says the Camera Module 3 lens position to set
+distance   the cards' width in px: too small (camera too high) or too big (table not in view)
+glare      the share of the cards' surroundings blown white by a lamp's reflection
+flicker    the light's beat from frame to frame and along the rows (a mains lamp)
+contrast   how far card paper stands from the table, as a share of the paper's level
+tilt       how far the cards' outline corners are from right angles, in degrees
+=========  ===========================================================================
+
+A check that needs cards, on a frame with none, passes with ``value`` ``None`` and says to lay
+a card in front of each player. The thresholds (``LIMITS``) and how they were chosen are in
+docs/camera.md.
+
+>>> import numpy as np
+>>> report = check_frames([np.full((720, 1280, 3), 90, np.uint8)])
+>>> report.cards, [c.name for c in report.checks]
+(0, ['light', 'focus', 'distance', 'glare', 'flicker', 'contrast', 'tilt'])
+>>> report.checks[1].say
+'Lay a card in front of each player: the focus is judged on the cards.'
+>>> lens_position(130, 1280)
+(2.08, 48)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.camera.measure import (
+    SMALLEST_OUTLINE,
+    CardSeen,
+    blur_px,
+    card_mask,
+    corner_error,
+    find_cards,
+    foreshortening,
+    paper_level,
+    skewed_outlines,
+)
+
+__all__ = ["LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look"]
+
+Image = npt.NDArray[np.uint8]
+
+NAMES = ("light", "focus", "distance", "glare", "flicker", "contrast", "tilt")
+"""The checks, in the order they are given."""
+
+LIMITS: dict[str, float] = {
+    "dark": 110.0,          # card paper under this (0-255) is too dark (good frames: 240-255)
+    "dark_frame": 60.0,     # with no card: the frame's brightest 0.5% under this is too dark
+    "blown": 0.35,          # over-exposed: more of the frame than this blown white, paper too
+    "pale_ink": 75.0,       # ... or the paper at full white and the print no darker than this (good: 0-45)
+    "blur_share": 0.016,    # out of focus: blur (px) over this share of the card's width ...
+    "blur_least": 1.8,      # ... but never under this many px (good frames: 0.9-1.2 px)
+    "blur_most": 2.6,       # ... nor over this many
+    "small": 72.0,          # cards narrower than this (px) are too small to read surely
+    "big": 0.42,            # cards wider than this share of the frame's height: table not in view
+    "glare": 0.03,          # a card blown white over more than this share, its paper not
+    "flicker": 0.03,        # light beating by more than this share from frame to frame or row to row
+    "contrast": 0.12,       # paper less than this share brighter than the table: hard to see
+    "tilt": 12.0,           # card corners more than this many degrees from square
+}
+"""Every threshold, one line each (chosen on frames kept apart from the tests': docs/camera.md)."""
+
+CARD_MM = 63.5
+"""A poker-size card's width; bridge cards (57 mm) read as 10% further away."""
+CM3_FIELD = 66.0
+"""The Camera Module 3's horizontal field of view (degrees) over its whole sensor, which the
+picamera2 backend always reads (docs/camera.md, "The whole sensor")."""
+
+NO_CARD = "Lay a card in front of each player: the {} is judged on the cards."
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's verdict: its name, whether it passed, what was measured and what to do.
+
+    >>> Check("light", False, 42.0, "Too dark: turn on a lamp over the table").to_json()["ok"]
+    False
+    """
+
+    name: str
+    ok: bool
+    value: float | None
+    say: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "ok", "value", "say"}``."""
+        value = None if self.value is None or not math.isfinite(self.value) else round(self.value, 3)
+        return {"name": self.name, "ok": self.ok, "value": value, "say": self.say}
+
+
+@dataclass
+class Report:
+    """All the checks of one look at the table, and what was looked at."""
+
+    checks: list[Check]
+    frames: int
+    cards: int
+    read: int
+    width: int
+    height: int
+    ms: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every check passed."""
+        return all(c.ok for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"ok", "checks", "frames", "cards", "read", "width", "height", "ms", ...}``."""
+        return {"ok": self.ok, "checks": [c.to_json() for c in self.checks], "frames": self.frames,
+                "cards": self.cards, "read": self.read, "width": self.width, "height": self.height,
+                "ms": round(self.ms, 1), **self.extra}
+
+
+def lens_position(card_px: float, frame_width: int) -> tuple[float, float]:
+    """The Camera Module 3's ``LensPosition`` (dioptres, 1 / metres) for a table whose cards
+    look ``card_px`` wide in a frame ``frame_width`` wide, and that distance in cm.
+
+    Assumes a poker-size card (:data:`CARD_MM`) lying flat under the camera and the frame
+    showing the sensor's whole width (:data:`CM3_FIELD`).
+    """
+    focal_px = (frame_width / 2) / math.tan(math.radians(CM3_FIELD / 2))
+    metres = focal_px * CARD_MM / 1000 / max(card_px, 1.0)
+    return round(1 / metres, 2), round(metres * 100)
+
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+"""A path with one of these endings is checked as one photo; any other file is played as a video."""
+
+
+def look(source: str, seconds: float = 3.0, most: int = 30) -> list[Image]:
+    """Frames of ``source``: a camera spec (``picamera2``, ``opencv:N``, ``video:PATH``,
+    ``frames:DIR``) read for ``seconds`` of its own time (at most ``most`` frames), or a path:
+    a photo (one frame), a folder (as ``frames:``) or a video.
+
+    Raises :class:`vision.camera.CameraError` for a bad spec, a missing path or a source that
+    gives no frame, and :class:`vision.errors.ImageError` for a photo that does not decode.
+
+    >>> look("nope:1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    vision.camera.frame.CameraError: unknown camera source 'nope:1': ...
+    >>> look("/nowhere/table.jpg")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    vision.camera.frame.CameraError: no such file, folder or camera: /nowhere/table.jpg ...
+    """
+    from pathlib import Path
+
+    from vision.camera import SPECS, CameraError, open_source, source_for_path
+
+    path = Path(source)
+    if not path.exists() and (":" in source or source.strip().lower() in SPECS):
+        return _play(open_source(source), seconds, most)  # a spec (open_source names a bad one)
+    if not path.exists():
+        raise CameraError(f"no such file, folder or camera: {source} (a photo, a video, a folder of "
+                          "frames, or picamera2, opencv:N, video:PATH, frames:DIR)")
+    if path.is_file() and path.suffix.lower() in PHOTO_SUFFIXES:
+        from vision.reader import load_image
+
+        return [load_image(path)]
+    return _play(source_for_path(path), seconds, most)
+
+
+def _play(source: Any, seconds: float, most: int) -> list[Image]:
+    from vision.camera import CameraError
+
+    frames: list[Image] = []
+    source.open()
+    try:
+        first: float | None = None
+        while len(frames) < most:
+            frame = source.read()
+            if frame is None:
+                break
+            first = frame.time if first is None else first
+            frames.append(frame.image)
+            if frame.time - first >= seconds:
+                break
+    finally:
+        source.close()
+    if not frames:
+        raise CameraError(f"{source.spec}: no frame came from it")
+    return frames
+
+
+def check_frames(frames: Sequence[Image]) -> Report:
+    """The checks on frames of one table (BGR, oldest first): the newest is read, all are
+    compared for flicker."""
+    from vision.reader import read_cards
+
+    if not frames:
+        raise ValueError("no frame to check")
+    t0 = time.perf_counter()
+    image = frames[-1]
+    reading = read_cards(image)
+    cards = find_cards(image, reading.cards, reading.unreadable)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    width = _width(cards)
+    focus = check_focus(grey, cards, width)
+    checks = [
+        check_light(image, grey, cards, sharp=focus.ok),
+        focus,
+        check_distance(grey, cards, width),
+        check_glare(image, cards),
+        check_flicker(frames),
+        check_contrast(grey, cards, bool(reading.cards)),
+        check_tilt(image, cards),
+    ]
+    height, wide = image.shape[:2]
+    return Report(checks, len(frames), len(cards), len(reading.cards), wide, height,
+                  (time.perf_counter() - t0) * 1000, {"card_width": round(width, 1)})
+
+
+def _ink_level(image: Image, cards: list[CardSeen]) -> float:
+    """How dark the cards' print is: the median card's 2nd percentile of its darkest channel
+    (red print is dark in green and blue), 0-255."""
+    darkest = image.min(axis=2)
+    levels = []
+    for card in cards:
+        inside = card_mask(image.shape, [card], grow=-0.08 if card.quad is not None else -0.35)
+        if inside.sum() >= 50:
+            levels.append(float(np.percentile(darkest[inside], 2)))
+    return float(np.median(levels)) if levels else 0.0
+
+
+def check_light(image: Image, grey: Image, cards: list[CardSeen], sharp: bool = True) -> Check:
+    """Card paper bright enough; and not over-exposed: the frame not blown white, the print not
+    paled (judged only where the edges are sharp: a blurred index is pale too)."""
+    blown = float((image.min(axis=2) >= 250).mean())
+    if not cards:
+        top = float(np.percentile(grey, 99.5))
+        if top < LIMITS["dark_frame"]:
+            return Check("light", False, top, "Too dark: turn on a lamp over the table")
+        return Check("light", True, top, NO_CARD.format("light"))
+    paper = paper_level(grey, card_mask(grey.shape, cards))
+    if paper < LIMITS["dark"]:
+        return Check("light", False, paper, "Too dark: turn on a lamp over the table "
+                     f"(the cards' white is at {paper / 255:.0%} of full brightness)")
+    ink = _ink_level(image, cards) if paper >= 250 and sharp else 0.0
+    if blown > LIMITS["blown"] or ink > LIMITS["pale_ink"]:
+        return Check("light", False, paper, "Too bright: the picture is over-exposed and the print "
+                     "pales; dim the lamp or move it further from the table")
+    return Check("light", True, paper, f"Light is good (the cards' white at {paper / 255:.0%})")
+
+
+def check_focus(grey: Image, cards: list[CardSeen], width: float) -> Check:
+    """The cards' edges and print sharp enough for the index, for cards of this size."""
+    if not cards:
+        return Check("focus", True, None, NO_CARD.format("focus"))
+    mask = card_mask(grey.shape, cards, grow=0.1)
+    blur = blur_px(grey, mask, max(5, round(0.15 * width)))
+    limit = min(LIMITS["blur_most"], max(LIMITS["blur_least"], LIMITS["blur_share"] * width))
+    if not math.isfinite(blur):
+        return Check("focus", True, None, "The cards show no edge sharp enough to judge the focus by")
+    dioptres, cm = lens_position(width, grey.shape[1])
+    if blur > limit:
+        return Check("focus", False, blur, f"Out of focus (edges blurred {blur:.1f} px): set the lens "
+                     f"for the table's distance: on a Camera Module 3 set LensPosition to {dioptres} "
+                     f"({cm} cm): --camera picamera2:lens={dioptres}; other cameras: turn the lens ring")
+    return Check("focus", True, blur, f"In focus (edges within {blur:.1f} px; the table looks {cm} cm "
+                 f"away: LensPosition {dioptres} on a Camera Module 3)")
+
+
+def check_distance(grey: Image, cards: list[CardSeen], width: float) -> Check:
+    """Cards big enough to read, and small enough that the whole table is in view."""
+    if not cards:
+        return Check("distance", True, None, NO_CARD.format("distance"))
+    height = grey.shape[0]
+    if width < LIMITS["small"]:
+        return Check("distance", False, width, f"Cards too small ({width:.0f} px wide, at least "
+                     f"{LIMITS['small']:.0f} wanted): lower the camera, or give it a higher resolution")
+    if width > LIMITS["big"] * height:
+        return Check("distance", False, width, f"Cards too big ({width:.0f} px wide): the table is "
+                     "not all in view: raise the camera")
+    return Check("distance", True, width, f"Cards {width:.0f} px wide: a good size")
+
+
+def _blown_on_cards(image: Image, cards: list[CardSeen]) -> float | None:
+    """The largest share of a card blown full white (every channel at 250 or more) where the
+    cards' paper (the median card's upper quartile) is not: a lamp's reflection, brighter than
+    the paper. ``None`` when the paper is itself at full white (a reflection cannot be told)."""
+    blown = image.min(axis=2) >= 250
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    insides = [card_mask(grey.shape, [c], grow=-0.08 if c.quad is not None else -0.35) for c in cards]
+    insides = [m for m in insides if m.sum() >= 50]
+    if not insides or float(np.median([np.percentile(grey[m], 75) for m in insides])) >= 240:
+        return None
+    return max(float(blown[m].mean()) for m in insides)
+
+
+def check_glare(image: Image, cards: list[CardSeen]) -> Check:
+    """No lamp reflected on the cards (:func:`_blown_on_cards`)."""
+    if not cards:
+        return Check("glare", True, None, NO_CARD.format("glare"))
+    share = _blown_on_cards(image, cards)
+    if share is None:
+        return Check("glare", True, None, "The cards' white is at full brightness, so a reflection "
+                     "cannot be told from it (no glare found)")
+    if share > LIMITS["glare"]:
+        return Check("glare", False, share, f"Glare: a lamp's reflection whitens {share:.0%} of a card: "
+                     "move the lamp or tilt it so its reflection falls off the table")
+    return Check("glare", True, share, "No glare on the cards")
+
+
+def _light_swings(frames: Sequence[Image]) -> tuple[float, float]:
+    """How much the light beats: the typical frame-to-frame change of the whole frame's light,
+    and the typical swing of a frame's rows against the frames' median (both as shares)."""
+    small = np.stack([cv2.resize(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), (160, 90),
+                                 interpolation=cv2.INTER_AREA).astype(np.float32) for f in frames])
+    usual = np.median(small, axis=0) + 1.0
+    ratio = small / usual
+    means = ratio.mean(axis=(1, 2))
+    beat = float(np.median(np.abs(np.diff(means)))) if len(frames) > 1 else 0.0
+    rows = np.median(ratio, axis=2) / means[:, None]
+    bands = float(np.median(np.percentile(rows, 95, axis=1) - np.percentile(rows, 5, axis=1))) / 2
+    return beat, bands
+
+
+def check_flicker(frames: Sequence[Image]) -> Check:
+    """The light steady from frame to frame and from row to row."""
+    if len(frames) < 3:
+        return Check("flicker", True, None, "One picture: flicker shows only on the camera's own "
+                     "frames (check the camera itself)")
+    beat, bands = _light_swings(frames)
+    swing = max(beat, bands)
+    if swing > LIMITS["flicker"]:
+        kind = "bands roll across the picture" if bands >= beat else "the light beats"
+        return Check("flicker", False, swing, f"Flicker: {kind} (a lamp on the mains): start the "
+                     "camera with picamera2:mains=50 (mains=60 in the Americas), or use another lamp")
+    return Check("flicker", True, swing, "The light is steady")
+
+
+def check_contrast(grey: Image, cards: list[CardSeen], read: bool) -> Check:
+    """Card paper stands out from the table."""
+    if not cards:
+        return Check("contrast", True, None, NO_CARD.format("contrast"))
+    paper = paper_level(grey, card_mask(grey.shape, cards))
+    around = card_mask(grey.shape, cards, grow=0.5) & ~card_mask(grey.shape, cards, grow=0.12)
+    if not around.any():
+        return Check("contrast", True, None, "No table shows round the cards")
+    table = float(np.median(grey[around]))
+    share = (paper - table) / max(paper, 1.0)
+    if share >= LIMITS["contrast"]:
+        return Check("contrast", True, share, "The cards stand out from the table")
+    if read:
+        return Check("contrast", True, share, "A light table: the reader copes (it reads the corner "
+                     "index), though a dark cloth would let it see each card's outline")
+    return Check("contrast", False, share, "The cards hardly stand out from the table: put down "
+                 "a dark cloth")
+
+
+def check_tilt(image: Image, cards: list[CardSeen]) -> Check:
+    """Cards seen square: the camera looks straight down. The value is the median card's worst
+    corner's difference from a right angle, or the lean its proportions imply, in degrees."""
+    outlines = [c.quad for c in cards if c.quad is not None]
+    outlines += skewed_outlines(image, min_side=max(SMALLEST_OUTLINE, round(0.4 * _width(cards))))
+    errors = [max(corner_error(q), foreshortening(q)) for q in outlines]
+    if not errors:
+        return Check("tilt", True, None, "Lay a card apart in front of each player: the tilt is judged "
+                     "on whole cards")
+    worst = float(np.median(errors))
+    if worst > LIMITS["tilt"]:
+        return Check("tilt", False, worst, f"Tilted: the cards look {worst:.0f}° off square: point the "
+                     "camera straight down at the middle of the table")
+    return Check("tilt", True, worst, "The camera looks straight down")
+
+
+def _width(cards: list[CardSeen]) -> float:
+    return float(np.median([c.width for c in cards])) if cards else 0.0

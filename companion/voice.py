@@ -56,6 +56,12 @@ MAX_PENDING = 4
 LINE_TIMEOUT_S = 30.0
 """The longest one line may take to say or render before espeak-ng is stopped."""
 SPECS = "espeak, espeak:VOICE, wav:DIR or none"
+MAX_LINE = 200
+"""The most characters one line says (a few seconds aloud); a longer one is cut at a word.
+Names are at most :data:`cribbage.game.limits.MAX_NAME` characters, so lines said at the table
+are far shorter."""
+KEEP_WAVS = 500
+"""``wav:DIR`` keeps the newest this many lines' WAV files (about 50 MB); older ones go."""
 
 
 class Voice(Protocol):
@@ -104,6 +110,8 @@ class QueuedVoice:
 
     def say(self, text: str) -> None:
         text = " ".join(str(text).split())
+        if len(text) > MAX_LINE:
+            text = text[:MAX_LINE].rsplit(" ", 1)[0]
         if not text:
             return
         with self._cond:
@@ -192,24 +200,40 @@ class Espeak(QueuedVoice):
         _run_espeak(self.command, text, LINE_TIMEOUT_S)
 
 
+_WAV = re.compile(r"(\d{4,})-[a-z0-9-]*\.wav")
+
+
 class WavFiles(QueuedVoice):
     """``wav:DIR``: each line rendered to ``DIR/0001-ann-fifteen-for-two.wav`` (numbered in
-    the order said), nothing played. Lines are kept, never dropped as stale."""
+    the order said, on from the files an earlier run left), nothing played. Lines are kept,
+    never dropped as stale; the folder keeps the newest ``keep`` lines' files (a run of days
+    does not fill the card), older ones are deleted. ``files`` lists this run's files."""
 
     def __init__(self, folder: Path, command: Sequence[str] = (ESPEAK,), voice: str = DEFAULT_VOICE,
-                 words_per_minute: int = WORDS_PER_MINUTE, **kw: Any) -> None:
+                 words_per_minute: int = WORDS_PER_MINUTE, keep: int = KEEP_WAVS, **kw: Any) -> None:
         self.folder = folder
         self.command = [*command, "-v", voice, "-s", str(words_per_minute)]
+        self.keep = keep
         self.files: list[Path] = []
+        self._number = max((n for n, _ in self._kept()), default=0)
         kw.setdefault("max_pending", 100)
         kw.setdefault("stale_s", None)
         super().__init__(**kw)
 
+    def _kept(self) -> list[tuple[int, Path]]:
+        """The line files in the folder (this run's and earlier runs'), oldest first."""
+        found = ((_WAV.fullmatch(p.name), p) for p in self.folder.iterdir())
+        return sorted((int(m.group(1)), p) for m, p in found if m)
+
     def render(self, text: str) -> None:
         slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48].strip("-")
-        path = self.folder / f"{len(self.files) + 1:04d}-{slug or 'line'}.wav"
+        self._number += 1
+        path = self.folder / f"{self._number:04d}-{slug or 'line'}.wav"
         _run_espeak([*self.command, "-w", str(path)], text, LINE_TIMEOUT_S)
         self.files.append(path)
+        kept = self._kept()
+        for _, old in kept[: max(0, len(kept) - self.keep)]:
+            old.unlink(missing_ok=True)
 
 
 def check_spec(spec: str) -> str:

@@ -268,6 +268,43 @@ def test_a_wrong_spec_is_refused(spec: str) -> None:
         open_voice(spec)
 
 
+def fake_espeak_wav(folder: Path) -> Path:
+    """A stand-in for espeak-ng that writes its standard input to the ``-w`` file."""
+    script = folder / "espeak-ng"
+    script.write_text('#!/bin/sh\nwhile [ "$1" != "-w" ]; do shift; done\ncat > "$2"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def test_the_wav_folder_keeps_the_newest_lines_and_a_line_is_bounded(tmp_path: Path) -> None:
+    """A 10 KB name made a 9.4 MB WAV a line, and the folder was never pruned: a line is now at
+    most MAX_LINE characters, the folder keeps the newest lines' files, and a run numbers on
+    from the files an earlier one left."""
+    from companion.voice import MAX_LINE, WavFiles
+
+    folder = tmp_path / "said"
+    folder.mkdir()
+    espeak = fake_espeak_wav(tmp_path)
+    voice = WavFiles(folder, [str(espeak)], keep=3)
+    try:
+        for k in range(7):
+            voice.say(f"line {k} " + "Bob " * 3000)
+        assert voice.wait_idle(30) and voice.spoken == 7
+    finally:
+        voice.close()
+    files = sorted(p.name for p in folder.iterdir())
+    assert [name[:4] for name in files] == ["0005", "0006", "0007"]
+    assert all(len((folder / name).read_text()) <= MAX_LINE for name in files)
+    again = WavFiles(folder, [str(espeak)], keep=3)  # a later run: on from 0008, still three
+    try:
+        again.say("fifteen two")
+        assert again.wait_idle(30)
+    finally:
+        again.close()
+    assert sorted(p.name for p in folder.iterdir())[-1] == "0008-fifteen-two.wav"
+    assert len(list(folder.iterdir())) == 3
+
+
 # --- real speech -------------------------------------------------------------------------
 
 

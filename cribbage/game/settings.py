@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cribbage.errors import RuleError
+from cribbage.errors import InputError, RuleError
 from cribbage.game.limits import MAX_NAME, check_text, shown
 
 __all__ = [
@@ -220,10 +220,10 @@ class Settings:
             check_text(player, f"players[{k}]")
         players = [p.strip() for p in players]
         for k, player in enumerate(players):
-            if len(player) > MAX_NAME:
-                raise RuleError(
+            if len(player) > MAX_NAME:  # input no game can take: too large (the page's 400)
+                raise InputError(
                     f"players[{k}] is {len(player)} characters long; a player's name is at most "
-                    f"{MAX_NAME}", rule="settings",
+                    f"{MAX_NAME}"
                 )
         if not players:
             players = [f"Player {seat_letter(i)}" for i in range(variant.seats)]

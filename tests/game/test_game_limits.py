@@ -99,10 +99,10 @@ def test_shown_never_spells_a_huge_number() -> None:
 
 def test_a_name_is_at_most_24_characters_and_an_old_longer_one_still_opens(tmp_path: Path) -> None:
     assert Settings.from_json({"players": ["A" * 24, "Bob"]}).players[0] == "A" * 24
-    with pytest.raises(RuleError, match="players\\[0\\] is 25 characters long; a player's name "
+    with pytest.raises(InputError, match="players\\[0\\] is 25 characters long; a player's name "
                        "is at most 24"):
         Settings.from_json({"players": ["A" * 25, "Bob"]})
-    with pytest.raises(RuleError, match="at most 24"):
+    with pytest.raises(InputError, match="at most 24"):
         Settings.from_json({"players": "Ann," + "B" * 10_000})
     with GameStore(tmp_path / "g.db") as store:  # a game stored before names were bounded
         game = store.new_game({"players": ["Ann", "Bob"]})

@@ -214,3 +214,12 @@ def test_thirty_one_for_the_game_is_said_for_two(api: Api) -> None:
     assert state["phase"] == "over" and state["winner"] == "B" and state["scores"]["B"] == 61
     assert api.post(f"/api/games/{game}/events",
                     {"type": "play", "seat": "A", "card": "4H"}).status_code == 422
+
+
+def test_a_name_past_24_characters_is_400_and_no_game_is_made(api: Api) -> None:
+    before = api.get("/api/games").get_json()["games"]
+    response = api.post("/api/games", {"players": ["Ann", "B" * 10_240]})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == ("players[1] is 10240 characters long; a player's name "
+                                            "is at most 24")
+    assert api.get("/api/games").get_json()["games"] == before

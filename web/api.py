@@ -430,17 +430,13 @@ def count_each_starter() -> Response:
     )
 
 
-MAX_TOP = 20
-"""The most choices ``POST /api/discard`` lists (six cards dealt give 15)."""
-
-
 @bp.post("/discard")
 def discard() -> Response:
     """Which cards to lay away: ``{"dealt": [6 cards, or 5], "role": "dealer" | "pone",
     "variant"?: "three-player", "top"?: 5}``. The choices best total first, each as
     ``crib discard --json`` gives it with ``kept_points``, ``kept_items`` and ``why`` in words
     (:mod:`cribbage.coach.why`). Changes nothing, so it needs no PIN."""
-    from cribbage.coach import ROLES, advise_discards
+    from cribbage.coach import MAX_TOP, ROLES, advise_discards
     from cribbage.coach.why import explain
     from cribbage.game.settings import VARIANTS
 

@@ -217,7 +217,7 @@ def _check_discard(names: list[str], read: list[dict[str, Any]], args: argparse.
     if len(names) not in (5, 6):
         raise UsageError(f"read {len(names)} card(s) ({' '.join(names) or 'none'}); the cards dealt "
                          "are 6 (or 5): retake the photo with all of them apart")
-    top = max(args.top, 1)
+    top = args.top
     advice = advise(names, args)
     if args.json:
         print_json({**advice.as_dict(top), "read": read})

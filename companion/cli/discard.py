@@ -24,7 +24,34 @@ def add_discard_options(p: argparse.ArgumentParser, when: str = "") -> None:
     p.add_argument("--keep", type=int, default=None,
                    help=f"{when}cards to keep (default: 4 from 6, 3 from 5 as in the five-card game; "
                    "--keep 4 from 5 for the three- and four-player games)")
-    p.add_argument("--top", type=int, default=5, help=f"{when}how many choices to show (default 5)")
+    p.add_argument("--top", type=_top, default=5,
+                   help=f"{when}how many choices to show, 1 to {_max_top()} (default 5)")
+
+
+def _max_top() -> int:
+    from cribbage.coach.discard import MAX_TOP
+
+    return MAX_TOP
+
+
+def _top(text: str) -> int:
+    """``--top``: a whole number of choices, 1 to :data:`cribbage.coach.discard.MAX_TOP` (as the
+    page's ``top``); anything else is one line and exit 2.
+
+    >>> _top("3")
+    3
+    >>> _top("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: how many choices to show: 1 to 20, not 0
+    """
+    try:
+        top = int(text)
+    except ValueError:
+        top = None
+    if top is None or not 1 <= top <= _max_top():
+        raise argparse.ArgumentTypeError(
+            f"how many choices to show: 1 to {_max_top()}, not {text[:20]}")
+    return top
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -105,7 +132,7 @@ def advise(tokens: list[str], args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     from cribbage.errors import CribbageError
 
-    top = max(args.top, 1)
+    top = args.top
     if args.stdin:
         if args.cards:
             raise UsageError("give the cards either as arguments or on stdin, not both")

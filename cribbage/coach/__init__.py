@@ -6,6 +6,6 @@
 ['5H', '5S', 'JD', 'QC']
 """
 
-from cribbage.coach.discard import ROLES, DiscardAdvice, DiscardOption, advise_discards
+from cribbage.coach.discard import MAX_TOP, ROLES, DiscardAdvice, DiscardOption, advise_discards
 
-__all__ = ["ROLES", "DiscardAdvice", "DiscardOption", "advise_discards"]
+__all__ = ["MAX_TOP", "ROLES", "DiscardAdvice", "DiscardOption", "advise_discards"]

@@ -66,6 +66,9 @@ __all__ = ["ROLES", "DiscardAdvice", "DiscardOption", "advise_discards", "discar
 
 ROLES = ("dealer", "pone")
 """The seats the coach advises: the crib is ours (dealer) or an opponent's (pone)."""
+MAX_TOP = 20
+"""The most choices the coach is asked to list (``crib discard --top``, the page's ``top``);
+six cards dealt give 15."""
 
 _BINS = 40
 

@@ -64,6 +64,18 @@ def test_table_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not both" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("top", ["0", "-3", "21", "x"])
+def test_a_top_out_of_bounds_is_one_line_and_exit_2(top: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--top 0 silently showed one choice; the page's API says 400 for it: one bound for both."""
+    for argv in (["discard", *DEAL, "--dealer", "--top", top],
+                 ["check", "dealt.jpg", "--discard", "--dealer", "--top", top]):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and out == "" and len(err.splitlines()) == 1
+        assert f"how many choices to show: 1 to 20, not {top}" in err
+
+
 def test_without_a_seat_the_kept_hand_alone_ranks(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["discard", *DEAL, "--json", "--top", "15"]) == 0
     data = json.loads(capsys.readouterr().out)

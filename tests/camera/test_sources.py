@@ -108,6 +108,9 @@ def test_source_for_path_plays_a_folder_as_frames_and_a_file_as_video(tmp_path: 
     (lambda p: f"frames:{p / 'nowhere'}", "nowhere: no such folder"),
     (lambda p: f"frames:{p / 'empty'}", r"no images \(\.jpg"),
     (lambda p: "opencv:99", r"no camera at opencv:99: is it plugged in"),
+    # a folder named as a video said "no such file"
+    (lambda p: f"video:{p / 'empty'}", r"empty: that is a folder, not a video file \(a folder of "
+                                       r"frames is frames:"),
 ])
 def test_a_source_that_cannot_open_says_why(tmp_path: Path, make, message: str) -> None:
     (tmp_path / "notes.txt").write_text("not a video")
@@ -132,6 +135,11 @@ def test_a_source_that_cannot_open_says_why(tmp_path: Path, make, message: str) 
     ("picamera2:640x480,lock=maybe", "lock is on or off"),
     ("picamera2:640x480,lens", "bad option 'lens'"),
     ("opencv:front", "whole number"),
+    # OpenCV's own error ("Python int too large to convert to C long") was shown as it was
+    ("opencv:99999999999999999999", r"the camera number is a whole number from 0 to 255 "
+                                    r"\(the N of /dev/videoN\), not '99999999999999999999'"),
+    ("opencv:256", "from 0 to 255"),
+    ("opencv:" + "9" * 5000, r"not '999999999999999999999999\.\.\.'"),
 ])
 def test_a_bad_spec_is_refused_naming_the_problem(spec: str, message: str) -> None:
     with pytest.raises(CameraError, match=message):

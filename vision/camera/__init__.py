@@ -6,10 +6,10 @@ imports picamera2: the Pi camera's backend imports it when it is opened.
 
 >>> SPECS
 ('picamera2', 'opencv', 'video', 'frames')
->>> open_source("opencv:abc")
+>>> open_source("opencv:abc")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-vision.camera.frame.CameraError: opencv: the camera number must be a whole number, not 'abc' (opencv[:N])
+vision.camera.frame.CameraError: opencv: the camera number is a whole number from 0 to 255 ...
 """
 
 from __future__ import annotations

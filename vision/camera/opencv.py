@@ -50,6 +50,9 @@ class VideoFile:
         self._next = 0
 
     def open(self) -> None:
+        if self.path.is_dir():
+            raise CameraError(f"video {self.path}: that is a folder, not a video file (a folder of "
+                              f"frames is frames:{self.path})")
         if not self.path.is_file():
             raise CameraError(f"video {self.path}: no such file")
         cap = cv2.VideoCapture(str(self.path))
@@ -101,7 +104,11 @@ class OpenCVCamera:
         self._opened_at = 0.0
 
     def open(self) -> None:
-        cap = cv2.VideoCapture(self.index)
+        try:
+            cap = cv2.VideoCapture(self.index)
+        except (cv2.error, OverflowError):  # a number no device can have
+            raise CameraError(f"no camera at {self.spec}: that is not a camera number "
+                              "(ls /dev/video* lists the cameras)") from None
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"no camera at {self.spec}: is it plugged in (ls /dev/video*) "

@@ -123,6 +123,10 @@ def _frames(spec: str, rest: str) -> FrameSource:
     return FrameFolder(rest, DEFAULT_FPS, spec=spec)
 
 
+MAX_CAMERA_NUMBER = 255
+"""The largest webcam number (``opencv:N``): Linux numbers video devices /dev/video0 to 255."""
+
+
 def open_source(spec: str) -> FrameSource:
     """The source named by ``spec`` (see the table above), built but not opened.
 
@@ -137,8 +141,10 @@ def open_source(spec: str) -> FrameSource:
         from vision.camera.opencv import OpenCVCamera
 
         index = rest.strip() or "0"
-        if not index.isdigit():
-            raise CameraError(f"opencv: the camera number must be a whole number, not {index!r} "
+        if not index.isdigit() or len(index.lstrip("0")) > 3 or int(index) > MAX_CAMERA_NUMBER:
+            shown = index if len(index) <= 24 else index[:24] + "..."
+            raise CameraError(f"opencv: the camera number is a whole number from 0 to "
+                              f"{MAX_CAMERA_NUMBER} (the N of /dev/videoN), not {shown!r} "
                               f"({USAGE['opencv']})")
         return OpenCVCamera(int(index), spec=spec)
     if kind in ("video", "frames") and not rest.strip():

@@ -60,11 +60,16 @@ def game_summary(game: dict[str, Any]) -> dict[str, Any]:
     """One past game as the history list shows it (store fields passed through).
 
     Adds ``side_scores`` (each side in seat order with its own score), ``line`` (the sides:
-    ``"Ann & Cat v Bob & Dan"``) and ``score`` (in the same order: ``"25–29"``).
+    ``"Ann & Cat v Bob & Dan"``) and ``score``: in the same order while the game is played
+    (``"25–29"``); once won, as players say a result, the winner's first and then the others,
+    highest first (the page's "Xan won 61–40").
 
     >>> g = game_summary({"id": 2, "players": ["Alice", "Bob"], "scores": {"A": 25, "B": 29}})
     >>> g["line"], g["score"]
     ('Alice v Bob', '25–29')
+    >>> game_summary({"id": 3, "players": ["Ann", "Xan"], "scores": {"A": 40, "B": 61},
+    ...               "winner": "B", "winner_name": "Xan"})["score"]
+    '61–40'
     """
     out = dict(game)
     if "game_id" not in out and "id" in out:
@@ -82,7 +87,11 @@ def game_summary(game: dict[str, Any]) -> dict[str, Any]:
         for s in sides
     ]
     out["line"] = " v ".join(s["name"] for s in out["side_scores"])
-    out["score"] = "–".join(str(s["score"]) for s in out["side_scores"])
+    ordered = out["side_scores"]
+    won = [s for s in ordered if s["id"] == out.get("winner")]
+    if won:
+        ordered = won + sorted((s for s in ordered if s is not won[0]), key=lambda s: -s["score"])
+    out["score"] = "–".join(str(s["score"]) for s in ordered)
     return out
 
 

@@ -154,6 +154,20 @@ def test_history_lists_sides_in_seat_order_with_their_own_scores() -> None:
     assert two["line"] == "Alice v Bob" and two["score"] == "25–29"
 
 
+def test_history_says_a_result_with_the_winners_score_first(api: Api) -> None:
+    """History said "Ann v Xan — Xan won 40–61": the loser's score first."""
+    game = api.new_game(players=["Ann", "Xan"], target=61)
+    api.event(game, {"type": "dealer", "seat": "A"})
+    api.event(game, {"type": "adjust", "seat": "A", "points": 40, "reason": "test"})
+    api.event(game, {"type": "adjust", "seat": "B", "points": 61, "reason": "test"})
+    [row] = [g for g in api.get("/api/games").get_json()["games"] if g["game_id"] == game]
+    assert row["line"] == "Ann v Xan" and row["winner_name"] == "Xan" and row["score"] == "61–40"
+    assert [s["score"] for s in row["side_scores"]] == [40, 61]  # seat order, as the line
+    three = game_summary({"id": 4, "players": ["Ann", "Bob", "Cat"],
+                          "scores": {"A": 35, "B": 47, "C": 121}, "winner": "C"})
+    assert three["score"] == "121–47–35"
+
+
 def test_points_in_the_play_are_said_as_players_peg_them(api: Api) -> None:
     """The page's words for the play are the engine's (``cribbage.spoken``), which the voice says."""
     game = api.new_game(players=["Ann", "Bob"])

@@ -29,6 +29,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.plane import local_windows
+
 PATCH_W, PATCH_H = 24, 40
 ABOVE, BELOW, SIDE = 0.85, 1.75, 0.8  # window, in units of the glyph-to-pip distance
 ROWS_PER_U, COLS_PER_U = PATCH_H / (ABOVE + BELOW), PATCH_W / (2 * SIDE)  # patch pixels per unit
@@ -57,11 +59,14 @@ Point = tuple[float, float]
 
 
 class Pyramid:
-    """An image and its halvings, made on demand (``level(k)`` is ``2**k`` times smaller)."""
+    """An image and its halvings, made on demand (``level(k)`` is ``2**k`` times smaller), and
+    ``view``: the table as seen from above (:func:`vision.plane.plane_view`), when the camera is at
+    an angle: patches are then cut as each index looks from above."""
 
     def __init__(self, bgr: npt.NDArray[np.uint8]) -> None:
         self.levels = [bgr]
         self._in_colour: bool | None = None
+        self.view: npt.NDArray[np.float64] | None = None
 
     @property
     def in_colour(self) -> bool:
@@ -152,7 +157,8 @@ def cut_patches(pyramid: Pyramid, pairs: Sequence[tuple[Point, Point]],
     raw = np.empty((len(pairs), PATCH_H, PATCH_W, 3), np.uint8)
     if not len(pairs):
         return normalise(raw, norm)
-    m = windows(pairs)
+    m = windows(pairs) if pyramid.view is None else local_windows(
+        pyramid.view, np.asarray(pairs, np.float64).reshape(-1, 2, 2), windows)
     step = np.hypot(m[:, 0, 1], m[:, 1, 1])  # image pixels per patch pixel
     levels = np.clip(np.floor(np.log2(np.maximum(step, 1.0) / 1.2)), 0, 4).astype(int)
     f = 0.5**levels

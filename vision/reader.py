@@ -32,6 +32,7 @@ from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import Candidate, Look, first_look, look_again, look_unread
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
+from vision.plane import plane_view
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
 from vision.quads import by_opposite_corners, find_quads, inside_all, opposite, order_quad, spanned
 from vision.results import CardRead, IndexSeen, Reading, Unreadable
@@ -630,8 +631,10 @@ def _first_look_read(photo: _Photo, deck: TaughtDeck | None) -> _Seen:
     outlines where any was read."""
     look = first_look(photo.img)
     pyramid = Pyramid(photo.img)  # its halving serves the patches of big indices and the outlines alike
+    quads = _quads(pyramid) if look.found else []
+    pyramid.view = plane_view(quads, photo.img.shape)
     scored = _score(pyramid, look.found, deck)
-    return _Seen(scored, [], _quads(pyramid) if scored else [], look, pyramid)
+    return _Seen(scored, [], quads if scored else [], look, pyramid)
 
 
 def _second_look_read(seen: _Seen, deck: TaughtDeck | None) -> _Seen:

@@ -131,3 +131,38 @@ def suit_photos(deck: Deck, seed: int = 5) -> list[tuple[str, np.ndarray]]:
                   float(rng.uniform(-8, 8)), rng, tilt=0.03)
         photos.append((suit, finish(img, rng, glare=False)))
     return photos
+
+
+def seen_at_angle(top: np.ndarray, tilt: float, size: tuple[int, int] = (1280, 800),
+                  fov: float = 62.0) -> tuple[np.ndarray, np.ndarray]:
+    """A table drawn from straight above (``top``) as a camera ``size`` (width, height) with a
+    horizontal field of view of ``fov`` degrees sees it from ``tilt`` degrees off the vertical,
+    pulled back over the near (bottom) edge and aimed at the table's centre, from a height at which
+    a camera looking straight down would see the drawing's whole width: the far side smaller and
+    squeezed, the near side larger. Returns the photo and the homography drawing → photo.
+
+    >>> top = np.full((400, 600, 3), 200, np.uint8)
+    >>> photo, hm = seen_at_angle(top, 0.0, (300, 200))
+    >>> middle = cv2.perspectiveTransform(np.float32([[[300, 200]]]), hm)[0, 0]
+    >>> photo.shape, [round(float(v), 2) for v in middle]
+    ((200, 300, 3), [150.0, 100.0])
+    >>> _, hm = seen_at_angle(top, 40.0, (300, 200))
+    >>> far, near = cv2.perspectiveTransform(np.float32([[[0, 100], [0, 300]]]), hm)[0, :, 0]
+    >>> bool(far > near)  # the far left edge is drawn nearer the middle
+    True
+    """
+    h, w = top.shape[:2]
+    f = (size[0] / 2) / np.tan(np.radians(fov) / 2)
+    dist = f * w / size[0]
+    t = np.radians(tilt)
+    # the table's axes: x to the right, y down the drawing, z into the table
+    centre = np.array([0.0, dist * np.sin(t), -dist * np.cos(t)])
+    axes = np.array([[1.0, 0.0, 0.0], [0.0, np.cos(t), np.sin(t)], [0.0, -np.sin(t), np.cos(t)]])
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    table = np.column_stack([corners - [w / 2, h / 2], np.zeros(4)])
+    cam = (table - centre) @ axes.T
+    seen = np.float32(np.column_stack([f * cam[:, 0] / cam[:, 2] + size[0] / 2,
+                                       f * cam[:, 1] / cam[:, 2] + size[1] / 2]))
+    hm = cv2.getPerspectiveTransform(corners, seen)
+    photo = cv2.warpPerspective(top, hm, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return photo, hm

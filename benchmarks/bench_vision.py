@@ -103,9 +103,17 @@ def main() -> int:
     ap.add_argument("--teach", action="store_true",
                     help="also read with taught decks (the held-out decks with --synth; the webcam deck)")
     ap.add_argument("--time-only", action="store_true", help="only the 1280x720 frame timings")
+    ap.add_argument("--subsets", type=int, default=0, metavar="N",
+                    help="only read N held-out photos of each subset (vision.synth.subsets: turned, "
+                         "overlapping, on each table, an oblique camera, a tailed-queen deck): recall, "
+                         "precision, calibration")
+    ap.add_argument("--only", help="with --subsets: the comma-separated subsets to read (default: all)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"card-reader benchmark, one OpenCV thread, OpenCV {cv2.__version__}")
+    if args.subsets:  # the subsets alone
+        subsets(args.subsets, args.only.split(",") if args.only else None)
+        return 0
     frames = [frame(seed) for seed in range(10)]
     times, cpu, readings = timed([img for img, _names in frames])
     print(f"1280x720 frame, 12 cards of held-out decks: {figures(times, cpu)}; "
@@ -152,6 +160,47 @@ def main() -> int:
     if args.teach:
         teach_webcam(DEV)
     return 0
+
+
+def subsets(n: int, only: list[str] | None = None) -> None:
+    """Recall and precision of ``n`` held-out photos of each subset of :mod:`vision.synth.subsets`,
+    the confidence the cards read wrong were read at, and the reading time."""
+    from vision.synth.subsets import SUBSETS, photo
+
+    print(f"held-out subsets, {n} photos each (decks: {', '.join(d.name for d in held_out_decks())})")
+    sure: list[tuple[float, bool]] = []  # every card read: its confidence, and whether it is there
+    for name in only or list(SUBSETS):
+        right = wrong = total = unsure = 0
+        ms, missed, false = [], [], []
+        for seed in range(n):
+            img, names = photo(name, 1000 + seed)
+            reading = read_cards(img)
+            got = {c.card.name: c.confidence for c in reading.cards}
+            right += len(set(got) & set(names))
+            total += len(names)
+            wrong += len(set(got) - set(names))
+            unsure += len(reading.unreadable)
+            missed += sorted(set(names) - set(got))
+            false += [f"{c} {got[c]:.2f}" for c in sorted(set(got) - set(names))]
+            ms.append(reading.ms)
+            sure += [(conf, card in names) for card, conf in got.items()]
+        print(f"  {name:<20} recall {right / total:.3f}  precision {right / max(right + wrong, 1):.3f}  "
+              f"({total} cards, {unsure} flagged unreadable, median {float(np.median(ms)):.0f} ms)"
+              + (f"  missed {' '.join(missed[:12])}" if missed else "")
+              + (f"  wrong {', '.join(false)}" if false else ""), flush=True)
+    conf = np.array([c for c, _ok in sure])
+    ok = np.array([k for _c, k in sure], bool)
+    above = [(t, conf >= t) for t in (0.6, 0.7, 0.8, 0.9)]
+    print("  calibration, every subset: of the cards read at or above each confidence, how many are right: "
+          + ", ".join(f">= {t:.2f}: {int(ok[a].sum())}/{int(a.sum())} "
+                      f"({ok[a].mean() if a.any() else 1.0:.4f})" for t, a in above))
+
+
+def held_out_decks() -> list[Deck]:
+    """The held-out decks the subsets draw (:func:`vision.synth.subsets.held_out`)."""
+    from vision.synth.subsets import held_out
+
+    return list(held_out())
 
 
 def timed(frames: list[np.ndarray]) -> tuple[list[float], list[float], list]:

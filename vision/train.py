@@ -96,8 +96,8 @@ def label_pairs(scene, pairs) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[
     return ranks, suits
 
 
-def _scene_samples(args: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    seed, i, neg_ratio = args
+def _scene_samples(args: tuple[int, int, float, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    seed, i, neg_ratio, decks = args
     from vision.synth.scene import render_scene
 
     cv2.setNumThreads(1)
@@ -105,7 +105,7 @@ def _scene_samples(args: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray
     layouts = list(LAYOUT_WEIGHTS)
     p = np.array(list(LAYOUT_WEIGHTS.values()))
     layout = str(rng.choice(layouts, p=p / p.sum()))
-    scene = render_scene(rng, layout=layout, decks=_train_decks())
+    scene = render_scene(rng, layout=layout, decks=_train_decks(decks))
     pairs = candidate_pairs(scene.image)
     if not pairs:
         none = np.zeros(0, np.int64)
@@ -122,27 +122,35 @@ def _scene_samples(args: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray
     return x8, ranks[keep], suits[keep], layout
 
 
-_DECK_CACHE: list = []
+_DECK_CACHE: dict[str, list] = {}
+DECK_SETS = ("all", "tailed")  # ``patches --decks``: every training deck, or the tailed-queen ones
 
 
-def _train_decks():  # type: ignore[no-untyped-def]
-    if not _DECK_CACHE:
-        from vision.synth.decks import load_decks
+def _train_decks(which: str = "all"):  # type: ignore[no-untyped-def]
+    """The training decks: ``all`` (artwork and drawn), or ``tailed`` (drawn decks whose queens
+    carry a continental tail, :func:`vision.synth.decks.tailed_decks`)."""
+    if which not in _DECK_CACHE:
+        from vision.synth.decks import load_decks, tailed_decks
         from vision.synth.scene import default_decks
 
-        decks = list(default_decks("train"))
-        decks += [d for d in load_decks(split="train", procedural=True) if d.name.startswith("procedural")]
-        _DECK_CACHE.extend(decks)
-    return _DECK_CACHE
+        if which == "tailed":
+            decks = list(tailed_decks("train"))
+        else:
+            decks = list(default_decks("train"))
+            drawn = load_decks(split="train", procedural=True)
+            decks += [d for d in drawn if d.name.startswith("procedural")]
+        _DECK_CACHE[which] = decks
+    return _DECK_CACHE[which]
 
 
-def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float) -> int:
-    """Render ``scenes`` scenes and write the labelled patches to ``out`` (``.npz``)."""
-    decks = _train_decks()
+def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float, which: str = "all") -> int:
+    """Render ``scenes`` scenes from the training decks ``which`` (``DECK_SETS``) and write the
+    labelled patches to ``out`` (``.npz``)."""
+    decks = _train_decks(which)
     print(f"{len(decks)} training decks: {', '.join(d.name for d in decks)}", flush=True)
     xs, rs, ss = [], [], []
     t0 = time.perf_counter()
-    work = [(seed, i, neg_ratio) for i in range(scenes)]
+    work = [(seed, i, neg_ratio, which) for i in range(scenes)]
     # spawn, not fork: a forked OpenCV can deadlock on its thread pool
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for n, (x, r, s, _layout) in enumerate(pool.imap(_scene_samples, work, chunksize=4), 1):
@@ -368,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--neg-ratio", type=float, default=2.0, help="'none' patches kept per index patch")
+    p.add_argument("--decks", choices=DECK_SETS, default="all",
+                   help="every training deck, or only the drawn decks whose queens have a continental tail")
     f = sub.add_parser("fit", help="train the network and export ONNX")
     f.add_argument("--data", type=Path, nargs="+", required=True, help="one or more patch files")
     f.add_argument("--epochs", type=int, default=14)
@@ -382,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of patches bent by a smooth random displacement, 0 for none")
     a = ap.parse_args(argv)
     if a.step == "patches":
-        return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio)
+        return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio, a.decks)
     return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr, a.stretch, a.elastic)
 
 

@@ -209,3 +209,6 @@ def test_the_new_tables():
     assert white.mean() > 0.8 and np.ptp(white.reshape(-1, 3).mean(axis=0)) < 0.08 and white.std() < 0.04
     dark, _ = table(rng(2), (160, 90), "wood_dark")
     assert dark.mean() < 0.3
+    cloth, _ = table(rng(2), (320, 180), "white_cloth")  # as white as a card, its weave and folds shading it
+    assert cloth.mean() > 0.8 and np.ptp(cloth.reshape(-1, 3).mean(axis=0)) < 0.08
+    assert 0.01 < cloth.std() < 0.1

@@ -131,6 +131,43 @@ def _ttf_text(text: str, path: str, height: float, squeeze: float) -> npt.NDArra
     return np.clip(cv2.resize(a, size, interpolation=cv2.INTER_AREA), 0, 1)
 
 
+def tailed_queen(mask: npt.NDArray[np.float32], tail: float, bend: float = 0.5) -> npt.NDArray[np.float32]:
+    """A "Q" ink mask (0-1) with the long tail of continental faces: a stroke from the bowl's foot
+    sweeping down and out to the right, ``tail`` of the letter's height below it, curved by
+    ``bend`` (0 straight, 1 a deep swash); the whole scaled back to the letter's height, as a
+    deck's index keeps its height and its bowl shrinks.
+
+    >>> q = np.zeros((40, 30), np.float32); _ = cv2.ellipse(q, (15, 20), (12, 18), 0, 0, 360, 1.0, 2)
+    >>> t = tailed_queen(q, 0.45)
+    >>> t.shape[0], float(q[-2:, -5:].max()), float(t[-3:, -8:].max()) > 0.5  # ink low at the right
+    (40, 0.0, True)
+    """
+    h, w = mask.shape
+    extra = max(1, round(tail * h))
+    out = np.zeros((h + extra, w + round(0.35 * w)), np.float32)
+    out[:h, :w] = mask
+    t = 16 * max(1.0, 0.09 * h)
+    curve = [(0.45 * w, 0.78 * h), (0.55 * w + bend * 0.05 * w, h + (0.25 + 0.2 * bend) * extra),
+             (0.95 * w, h + (0.7 + 0.1 * bend) * extra), (1.3 * w, h + (0.8 - 0.4 * bend) * extra)]
+    pts = np.round(np.array(curve) * 16).astype(np.int32)
+    cv2.polylines(out, [pts], False, 1.0, max(1, round(t / 16)), cv2.LINE_AA, shift=4)
+    out = np.clip(out, 0, 1)
+    return np.clip(cv2.resize(out, (max(1, round(out.shape[1] * h / out.shape[0])), h),
+                              interpolation=cv2.INTER_AREA), 0, 1)
+
+
+def _hershey_text(text: str, font: int, thick: int, height: float) -> npt.NDArray[np.float32]:
+    """``text`` in an OpenCV Hershey ``font``, as an ink mask 0-1 cropped to the ink, ``height`` px tall."""
+    big = 160
+    (tw, th), base = cv2.getTextSize(text, font, big / 22, thick * 6)
+    im = np.zeros((th + base + 40, tw + 40), np.uint8)
+    cv2.putText(im, text, (20, th + 20), font, big / 22, 255, thick * 6, cv2.LINE_AA)
+    ys, xs = np.nonzero(im > 25)
+    a = im[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255
+    size = (max(1, round(a.shape[1] * height / a.shape[0])), max(1, round(height)))
+    return np.clip(cv2.resize(a, size, interpolation=cv2.INTER_AREA), 0, 1)
+
+
 def draw_pip(
     img: npt.NDArray[np.uint8],
     suit: str,
@@ -185,8 +222,14 @@ def _draw_index(
     thick = int(st["thick"])  # type: ignore[call-overload]
     text = _rank_text(card[0])
     th = float(st["index_h"]) * h  # type: ignore[arg-type]
-    if st["ttf"]:
-        mask = _ttf_text(text, str(st["ttf"]), th, 0.8 if len(text) == 2 else 1.0)
+    tail = float(st.get("tail", 0.0))  # type: ignore[arg-type]
+    if st["ttf"] or (tail and text == "Q"):
+        if st["ttf"]:
+            mask = _ttf_text(text, str(st["ttf"]), th, 0.8 if len(text) == 2 else 1.0)
+        else:
+            mask = _hershey_text(text, font, thick, th)
+        if tail and text == "Q":
+            mask = tailed_queen(mask, tail, float(st.get("bend", 0.5)))  # type: ignore[arg-type]
         x0 = round(float(st["index_x"]) * w)  # type: ignore[arg-type]
         y0 = round(float(st["index_y"]) * h)  # type: ignore[arg-type]
         mh, mw = mask.shape
@@ -211,11 +254,15 @@ def _draw_index(
 
 
 def draw_face(card: str, style: int = 0, width: int = MASTER_W,
-              face: str | None = None) -> tuple[npt.NDArray[np.uint8], list[Box]]:
+              face: str | None = None, tail: float = 0.0) -> tuple[npt.NDArray[np.uint8], list[Box]]:
     """Draw ``card`` in ``style``; return the BGRA face and its index boxes (TL, BR). ``face``: a
     font file to set the rank in instead of the style's own (``benchmarks/bench_typefaces.py``
-    reads decks in faces never trained on this way); the style keeps its paper, inks and layout."""
+    reads decks in faces never trained on this way); the style keeps its paper, inks and layout.
+    ``tail``: the queen's "Q" drawn with a continental tail this long (:func:`tailed_queen`), its
+    curve the style's own."""
     st = _style(style) if face is None else _face_style(style, face)
+    if tail:
+        st.update(tail=tail, bend=float(np.random.default_rng(3000 + style).uniform(0, 1)))
     h, w = round(width * ASPECT), width
     color: tuple[int, ...] = st["red"] if is_red(card) else st["black"]  # type: ignore[assignment]
     rgb = np.empty((h, w, 3), np.uint8)

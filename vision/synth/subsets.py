@@ -1,0 +1,127 @@
+"""Held-out table photos by how the cards lie: the subsets the reader's figures are given for.
+
+Each subset draws 1280x720 (or 1280x800) photos of cards of the held-out decks (never trained on:
+``load_decks(split="val")`` and drawn style 7, or only drawn style 7 where no artwork is
+installed), each photo with the names of the cards whose corner index shows:
+
+- by how the cards are turned: ``upright`` (upright or upside down, within 8°), ``quarter``
+  (turned a quarter, within 8°), ``any-angle`` (any angle);
+- by how they overlap: ``overlap-third`` and ``overlap-two-thirds`` (rows where each card covers
+  that much of the one before, every index still showing);
+- by the table, cards at any angle: ``dark-wood``, ``green-felt``, ``light-maple``, ``white-cloth``;
+- by the camera: ``camera-30`` and ``camera-45`` (a whole suit on green felt, cards at any angle,
+  seen by a camera that far off the vertical);
+- by the deck: ``tailed-queen`` (a European deck's long-tailed serif "Q": the held-out drawn style
+  with its queens tailed, :func:`vision.synth.decks.tailed_decks`; the four queens among the cards).
+
+>>> img, names = photo("quarter", 3)
+>>> img.shape, len(names)
+((720, 1280, 3), 10)
+>>> sorted(SUBSETS)[:3]
+['any-angle', 'camera-30', 'camera-45']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import numpy as np
+
+from cribbage.cards import RANKS
+from vision.cnn import MODEL_CARDS
+from vision.synth.compose import finish, place, seen_at_angle, table_image
+from vision.synth.decks import Deck, load_decks, procedural_deck, tailed_decks
+
+Angle = Callable[[np.random.Generator, int], float]
+
+
+@lru_cache(maxsize=1)
+def held_out() -> tuple[Deck, ...]:
+    """The held-out decks: the artwork ones installed here and drawn style 7."""
+    return (*load_decks(split="val"), procedural_deck(7))
+
+
+def _loose(seed: int, angle: Angle, table: str | None = None, deck: Deck | None = None,
+           names: list[str] | None = None) -> tuple[np.ndarray, list[str]]:
+    """Ten cards apart in two rows, 100-150 px wide, each turned ``angle(rng, k)`` degrees."""
+    rng = np.random.default_rng(seed)
+    deck = deck or held_out()[seed % len(held_out())]
+    img = table_image(rng, 720, 1280, table)
+    names = names or [str(x) for x in rng.choice(MODEL_CARDS, size=10, replace=False)]
+    width = float(rng.uniform(100, 150))
+    for k, name in enumerate(names):
+        x = 130 + (k % 5) * 255 + rng.uniform(-15, 15)
+        y = 190 + (k // 5) * 340 + rng.uniform(-15, 15)
+        place(img, deck.render(name, 300), (x, y), width, angle(rng, k), rng, tilt=0.04)
+    return finish(img, rng), names
+
+
+def _rows(seed: int, covered: float) -> tuple[np.ndarray, list[str]]:
+    """Two rows of five, each card covering ``covered`` of the one before along its width, the
+    second row turned round (as the players across the table lay theirs)."""
+    rng = np.random.default_rng(seed)
+    deck = held_out()[seed % len(held_out())]
+    img = table_image(rng, 720, 1280)
+    names = [str(x) for x in rng.choice(MODEL_CARDS, size=10, replace=False)]
+    width = float(rng.uniform(100, 140))
+    step = width * (1 - covered)
+    turns = [float(rng.uniform(-15, 15)) for _row in range(2)]
+    starts = [(260 + rng.uniform(-40, 40), 200.0), (1020 + rng.uniform(-40, 40), 530.0)]
+    for k, name in enumerate(names):
+        row, j = divmod(k, 5)
+        t = np.radians(turns[row])
+        along = j * step * (1 if row == 0 else -1)
+        x0, y0 = starts[row]
+        place(img, deck.render(name, 300), (x0 + along * np.cos(t), y0 + along * np.sin(t)), width,
+              turns[row] + 180 * row, rng, tilt=0.03)
+    return finish(img, rng), names
+
+
+def _camera(seed: int, tilt: float) -> tuple[np.ndarray, list[str]]:
+    """A whole suit on green felt at any angles, drawn from above and seen by a 1280x800 camera
+    ``tilt`` degrees off the vertical (:func:`vision.synth.compose.seen_at_angle`)."""
+    rng = np.random.default_rng(seed)
+    deck = held_out()[seed % len(held_out())]
+    top = table_image(rng, 1000, 1600, "felt")
+    names = [rank + "SHDC"[seed % 4] for rank in RANKS]
+    width = float(rng.uniform(150, 190))
+    for k, name in enumerate(names):
+        x = 250 + (k % 5) * 270 + rng.uniform(-25, 25)
+        y = 200 + (k // 5) * 300 + rng.uniform(-25, 25)
+        place(top, deck.render(name, 320), (x, y), width, float(rng.uniform(0, 360)), rng, tilt=0.01)
+    img, _ = seen_at_angle(top, tilt, (1280, 800))
+    return finish(img, rng), names
+
+
+def _tailed(seed: int) -> tuple[np.ndarray, list[str]]:
+    """The four queens and six other cards of the tailed held-out deck, at any angle."""
+    rng = np.random.default_rng(seed)
+    others = [c for c in MODEL_CARDS if c[0] != "Q"]
+    names = [f"Q{s}" for s in "CDHS"] + [str(x) for x in rng.choice(others, size=6, replace=False)]
+    return _loose(seed, _any, deck=tailed_decks("val")[0], names=names)
+
+
+def _any(rng: np.random.Generator, k: int) -> float:
+    return float(rng.uniform(0, 360))
+
+
+SUBSETS: dict[str, Callable[[int], tuple[np.ndarray, list[str]]]] = {
+    "upright": lambda s: _loose(s, lambda rng, k: float(rng.uniform(-8, 8)) + 180 * (k % 2)),
+    "quarter": lambda s: _loose(s, lambda rng, k: float(rng.uniform(-8, 8)) + 90 + 180 * (k % 2)),
+    "any-angle": lambda s: _loose(s, _any),
+    "overlap-third": lambda s: _rows(s, 1 / 3),
+    "overlap-two-thirds": lambda s: _rows(s, 2 / 3),
+    "dark-wood": lambda s: _loose(s, _any, "wood_dark"),
+    "green-felt": lambda s: _loose(s, _any, "felt"),
+    "light-maple": lambda s: _loose(s, _any, "maple"),
+    "white-cloth": lambda s: _loose(s, _any, "white_cloth"),
+    "camera-30": lambda s: _camera(s, 30.0),
+    "camera-45": lambda s: _camera(s, 45.0),
+    "tailed-queen": _tailed,
+}
+
+
+def photo(subset: str, seed: int) -> tuple[np.ndarray, list[str]]:
+    """Photo ``seed`` of ``subset`` (one of ``SUBSETS``) and the cards whose index shows in it."""
+    return SUBSETS[subset](seed)

@@ -43,7 +43,8 @@ SHAPE_WEIGHT = 0.5  # an outline's shape error counts this much against its corn
 # court's frame taken for a card), yet still less as the view makes it more like a card
 WORST = 0.3
 # the outlines' mean error under which they are taken for cards seen from above as they are
-# (corners a few degrees from square, as outlines of cards seen from above are found)
+# (corners a few degrees from square, as outlines of cards seen from above are found); a view must
+# bring them under it too
 STRAIGHT_DOWN = 0.02
 
 F64 = npt.NDArray[np.float64]
@@ -69,8 +70,11 @@ def plane_view(quads: Sequence[np.ndarray], shape: tuple[int, ...]) -> F64 | Non
     if before < STRAIGHT_DOWN * len(quads):
         return None
     best = _fit(pts, min(GRID, key=lambda g: _error(g, pts)))
-    if _error(best, pts) > 0.5 * before:
-        return None  # no view makes the outlines much more like cards than the photo does
+    after = _error(best, pts)
+    if after > 0.5 * before or after > STRAIGHT_DOWN * len(quads):
+        # no view makes the outlines much more like cards than the photo does, or none makes them all
+        # cards (they do not lie on one plane: held in a hand, or not cards)
+        return None
     view = np.linalg.inv(norm) @ _homography(best) @ norm
     corners = [(0, 0), (w, 0), (w, h), (0, h), (w / 2, h / 2)]
     if min(squeezed(view, p) for p in corners) > MIN_SQUEEZE:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 import vision.reader as reader
 from cribbage.cards import RANKS
+from vision.cnn import MODEL_CARDS
 from vision.patch import Pyramid
 from vision.plane import jacobian, plane_view, squeezed
 from vision.synth.compose import finish, place, seen_at_angle, table_image
-from vision.synth.decks import procedural_deck
+from vision.synth.decks import artwork_available, load_decks, procedural_deck
 
 
 def whole_suit(seed: int, tilt: float) -> tuple[np.ndarray, list[str], np.ndarray]:
@@ -64,3 +66,26 @@ def test_a_whole_suit_seen_at_45_degrees_is_read_as_from_above(seed, monkeypatch
     as_seen = {c.card.name for c in reader.read_cards(img).cards}
     assert as_seen <= set(names)
     assert len(as_seen) <= 10  # the squeezed indices the view reads are missed without it
+
+
+def test_cards_held_at_their_own_angles_are_no_plane():
+    """Three cards each turned its own way out of the table (held in a hand before a bright screen,
+    each outline its own trapezoid): no one view makes them all cards, so none is used, and each
+    is read as it is."""
+    if not artwork_available():
+        pytest.skip("needs the aisleriot card artwork (apt install gnome-cards-data librsvg2-bin)")
+    deck = load_decks(include=["ar-anglo_poker"])[0]
+    rng = np.random.default_rng(0)
+    img = np.full((720, 1280, 3), 250, np.uint8)
+    names = [str(x) for x in rng.choice(MODEL_CARDS, size=3, replace=False)]
+    for k, name in enumerate(names):
+        place(img, deck.render(name, 300), (400 + k * 230, 380 + rng.uniform(-40, 40)), 180,
+              float(rng.uniform(-25, 25)), rng, tilt=0.12)
+    shade = np.zeros((720, 1280), np.float32)  # the hand's side of the cards, in shadow
+    cv2.rectangle(shade, (250, 150), (1050, 620), 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 30)
+    img = finish(np.clip(img * (1 - 0.45 * shade[..., None]), 0, 255).astype(np.uint8), rng, glare=False)
+    quads = outlines(img)
+    assert len(quads) == 3
+    assert plane_view(quads, img.shape) is None
+    assert {c.card.name for c in reader.read_cards(img).cards} == set(names)

@@ -127,8 +127,8 @@ def greeting(host: str, port: int, data_dir: object, code: str, pin_state: str, 
     http://192.168.1.20:8121/; changing the game needs the table code K7MX3P (or the link
     http://192.168.1.20:8121/?code=K7MX3P) and there is no PIN: set one on the page's New tab
     or with --pin to keep changes to those who know it
-    >>> greeting("127.0.0.1", 8121, "d", "K7MX3P", "none", hostname="pi", lan=None)[2]
-    '  table code K7MX3P: another device needs it once to change the game (the page shows it, with a QR code)'
+    >>> greeting("127.0.0.1", 8121, "d", "K7MX3P", "none", hostname="pi", lan=None)[1][-50:]
+    'they need the table code K7MX3P to change the game'
     """
     everywhere = host in ("0.0.0.0", "::", "")
     local_only = host == "localhost" or host.startswith("127.") or host == "::1"
@@ -138,9 +138,8 @@ def greeting(host: str, port: int, data_dir: object, code: str, pin_state: str, 
              f"(data in {data_dir}; Ctrl-C stops)"]
     if local_only:  # no phone can reach 127.0.0.1: say how to let them in
         lines.append("  listening on this computer only: to let phones on the network in, run "
-                     "crib serve --host 0.0.0.0 (or make run HOST=0.0.0.0)")
-        lines.append(f"  table code {code}: another device needs it once to change the game "
-                     "(the page shows it, with a QR code)")
+                     "crib serve --host 0.0.0.0 (or make run HOST=0.0.0.0); they need the "
+                     f"table code {code} to change the game")
         return lines
     if everywhere:
         reach = f"http://{hostname}.local:{port}/" + (f" or http://{lan}:{port}/" if lan else "")

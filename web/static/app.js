@@ -93,6 +93,9 @@ const S = {
   pegs: (s, side) => { const p = ((s && s.pegs) || {})[side]; if (!p) return { front: 0, back: 0 }; return Array.isArray(p) ? { front: p[0], back: p[1] } : p; },
   target: (s) => (s && s.target) || 121,
   kept: (s) => ((s && app.variants[s.variant]) || {}).kept,
+  // each player throws two in a game of two, one in a game of three or four; dealt = kept + thrown
+  thrown: (s) => (S.players(s).length > 2 ? 1 : 2),
+  dealt: (s) => (S.kept(s) || 4) + S.thrown(s),
   claims: (s) => !!(s && s.settings && s.settings.counting === "claim"),
   seen: (s) => {
     const seen = new Set();
@@ -111,7 +114,11 @@ const S = {
       const who = S.players(s).map((p) => p.name).join(", then ");
       return `${cut}Next: choose the dealer: cut for deal (each player's card: ${who}; the lower deals) or tap Dealer.`;
     }
-    if (s.phase === "deal") return `${cut}Next: turn the starter (${S.name(s, s.dealer)} deals).`;
+    if (s.phase === "deal") {
+      return `${cut}Next: turn the starter (${S.name(s, s.dealer)} deals). For the deal review on History `
+        + `(optional, before the starter): each player's ${NUMBER_WORDS[S.dealt(s)]} dealt (My ${NUMBER_WORDS[S.dealt(s)]}) `
+        + `and the ${NUMBER_WORDS[S.thrown(s)]} thrown (Thrown).`;
+    }
     if (s.phase === "play") return s.next ? `Next: ${S.name(s, s.next)} to play (count ${s.count}).` : "";
     if (s.phase === "show") {
       if (s.next === "crib") return `Next: ${S.name(s, s.dealer)}'s crib: pick the cards of the crib, with the starter turned, and Send.`;
@@ -391,6 +398,8 @@ function renderSeats(s) {
   $("#next").textContent = S.nextText(s);
   $("#claim-row").hidden = !(S.claims(s) && ["show", "crib"].includes(app.act));
   $("#penalty-row").hidden = app.act !== "misdeal";
+  for (const b of $$("#actions .deal-only")) b.hidden = s.phase !== "deal";
+  $('#actions button[data-act="hand"]').textContent = `My ${NUMBER_WORDS[S.dealt(s)] || "cards"}`;
   $("#penalty-to").textContent = s.pone ? `points to ${S.name(s, s.pone)} (the pone)` : "points to the pone";
   const sel = $("#adjust-seat"), editSel = $("#edit-seat");
   for (const box2 of [sel, editSel]) {
@@ -401,6 +410,8 @@ function renderSeats(s) {
 }
 function maxPicked() {
   if (app.act === "play" || app.act === "starter") return 1;
+  if (app.act === "hand") return S.dealt(app.state);
+  if (app.act === "discard") return S.thrown(app.state);
   if (["go", "dealer", "misdeal", "new-deal"].includes(app.act)) return 0;
   if (app.act === "cut") return S.players(app.state).length;
   return app.act === "crib" ? ((app.state && app.state.crib) || {}).size : S.kept(app.state);
@@ -424,6 +435,13 @@ function renderPicker() {
     // counting a hand: the cards this seat laid in the play are the hand, not cards to avoid
     for (const c of ((s.hands || {})[app.seat] || {}).laid || []) seen.delete(c);
     for (const c of ((s.hands || {})[app.seat] || {}).kept || []) seen.delete(c);
+  }
+  if (s && app.act === "play" && app.seat) {  // the player's own hand, entered with My six, is still to lay
+    const h = (s.hands || {})[app.seat] || {};
+    for (const c of h.kept || []) if (!(h.laid || []).includes(c)) seen.delete(c);
+  }
+  if (s && app.act === "discard" && app.seat) {  // throwing: from the cards dealt to this player
+    for (const c of ((s.hands || {})[app.seat] || {}).dealt || []) seen.delete(c);
   }
   for (const b of $$("#picker .pick")) {
     b.classList.toggle("seen", seen.has(b.dataset.card));
@@ -482,6 +500,11 @@ $("#send").addEventListener("click", async () => {
     ev.card = app.picked[0];
   } else if (app.act === "show" || app.act === "crib") {
     if (app.picked.length) ev.cards = app.picked.slice();
+  } else if (app.act === "hand" || app.act === "discard") {
+    const n = maxPicked(), what = app.act === "hand" ? "dealt to" : "thrown by";
+    if (!ev.seat) return toast("Tap whose cards they are", true);
+    if (app.picked.length !== n) return toast(`Tap the ${NUMBER_WORDS[n]} cards ${what} ${S.name(app.state, ev.seat)}`, true);
+    ev.cards = app.picked.slice();
   }
   const claim = $("#claim").value;
   if (!$("#claim-row").hidden && claim !== "") ev.claim = Number(claim);
@@ -489,7 +512,9 @@ $("#send").addEventListener("click", async () => {
   if (!r) { app.refused = true; renderPicker(); return; }
   if (r) {
     app.picked = []; app.refused = false; $("#claim").value = "";
+    const sent = ev.type;
     app.act = S.actFor(r.state);
+    if (sent === "hand") app.act = "discard";  // my six: now the two thrown, for the same player
     if (r.state.next && r.state.next !== "crib") app.seat = r.state.next;
     render(r.state); renderPicker();
     showChanges(r.changed, "Recorded");

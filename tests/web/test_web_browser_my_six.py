@@ -1,0 +1,70 @@
+"""The deal review from the page (issue 37, defect 4): each player's six dealt and the two thrown
+entered on the Play tab before the starter ("My six", "Thrown"), the deal played and counted by
+tapping, and History offers the coach's review of it. Chromium at 390x844 and 844x390.
+
+Skipped, with the reason, when Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browserkit import open_page
+from test_web_browser import PLAY, expect, new_game, tap
+
+pytestmark = pytest.mark.browser
+
+SIX = {"A": ("JC", "5H", "4H", "6D", "2C", "3S"), "B": ("5S", "TD", "9C", "9H", "QH", "KS")}
+THROWN = {"A": ("2C", "3S"), "B": ("QH", "KS")}
+
+
+@pytest.fixture(params=[(390, 844), (844, 390)], ids=["390x844", "844x390"])
+def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
+    page = open_page(browser, server, *request.param)
+    yield page
+    errors = page.errors
+    page.context.close()
+    assert errors == [], errors
+
+
+def test_my_six_and_the_two_thrown_give_the_deal_review(phone: Any) -> None:
+    page = phone
+    new_game(page)
+    tap(page, "dealer", "B")
+    expect(page.locator("#next")).to_contain_text("My six")
+    hand = page.locator('#actions button[data-act="hand"]')
+    expect(hand).to_have_text("My six")
+    for seat in "AB":
+        tap(page, "hand", seat, SIX[seat])
+        # the page goes on to the two thrown, for the same player
+        expect(page.locator('#actions button.on')).to_have_attribute("data-act", "discard")
+        tap(page, None, seat, THROWN[seat])
+    tap(page, "starter", cards=("5D",))
+    expect(hand).to_be_hidden()  # only before the starter
+    for action, seat, cards in PLAY:
+        tap(page, action if action == "go" else None, seat, cards)
+    tap(page, cards=())  # Alice's hand: the four she laid
+    tap(page, cards=())
+    tap(page, cards=THROWN["A"] + THROWN["B"])  # Bob's crib
+    page.click("#tabs >> text=History")
+    game = page.evaluate("() => app.gameId")
+    row = page.locator(f'#games li[data-game="{game}"]')
+    expect(row.locator(".given")).to_contain_text("Given away by the discards (expected): Alice")
+    row.locator("button.review-btn").click()
+    review = page.locator("#review")
+    expect(review).to_contain_text("Alice kept J♣ 5♥ 4♥ 6♦ threw 2♣ 3♠")
+    expect(review).to_contain_text("Bob kept 5♠ 10♦ 9♣ 9♥ threw Q♥ K♠")
+
+
+def test_a_short_hand_is_refused_in_words(phone: Any) -> None:
+    page = phone
+    new_game(page, variant="five-card")
+    tap(page, "dealer", "B")
+    expect(page.locator('#actions button[data-act="hand"]')).to_have_text("My five")
+    page.click('#seat-pick button[data-seat="A"]')
+    page.click('#actions button[data-act="hand"]')
+    page.click('#picker button[data-card="AS"]')
+    page.click("#send")
+    expect(page.locator("#toast.bad")).to_have_text("Tap the five cards dealt to Alice")

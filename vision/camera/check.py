@@ -70,7 +70,8 @@ LIMITS: dict[str, float] = {
     "blur_most": 2.6,       # ... nor over this many
     "small": 72.0,          # cards narrower than this (px) are too small to read surely
     "big": 0.42,            # cards wider than this share of the frame's height: table not in view
-    "glare": 0.03,          # a card blown white over more than this share, its paper not
+    "glare": 0.05,          # a card blown white over more than this share, its paper not ...
+    "glare_paper": 230.0,   # ... judged only when the cards' paper is under this (else it clips itself)
     "flicker": 0.03,        # light beating by more than this share from frame to frame or row to row
     "contrast": 0.12,       # paper less than this share brighter than the table: hard to see
     "tilt": 12.0,           # card corners more than this many degrees from square
@@ -244,7 +245,7 @@ def _ink_level(image: Image, cards: list[CardSeen]) -> float:
 
 def check_light(image: Image, grey: Image, cards: list[CardSeen], sharp: bool = True) -> Check:
     """Card paper bright enough; and not over-exposed: the frame not blown white, the print not
-    paled (judged only where the edges are sharp: a blurred index is pale too)."""
+    paled (judged only on sharp cards of a good size: a blurred or tiny index is pale too)."""
     blown = float((image.min(axis=2) >= 250).mean())
     if not cards:
         top = float(np.percentile(grey, 99.5))
@@ -255,7 +256,8 @@ def check_light(image: Image, grey: Image, cards: list[CardSeen], sharp: bool = 
     if paper < LIMITS["dark"]:
         return Check("light", False, paper, "Too dark: turn on a lamp over the table "
                      f"(the cards' white is at {paper / 255:.0%} of full brightness)")
-    ink = _ink_level(image, cards) if paper >= 250 and sharp else 0.0
+    judged = paper >= 250 and sharp and _width(cards) >= LIMITS["small"]
+    ink = _ink_level(image, cards) if judged else 0.0
     if blown > LIMITS["blown"] or ink > LIMITS["pale_ink"]:
         return Check("light", False, paper, "Too bright: the picture is over-exposed and the print "
                      "pales; dim the lamp or move it further from the table")
@@ -297,12 +299,14 @@ def check_distance(grey: Image, cards: list[CardSeen], width: float) -> Check:
 def _blown_on_cards(image: Image, cards: list[CardSeen]) -> float | None:
     """The largest share of a card blown full white (every channel at 250 or more) where the
     cards' paper (the median card's upper quartile) is not: a lamp's reflection, brighter than
-    the paper. ``None`` when the paper is itself at full white (a reflection cannot be told)."""
+    the paper. ``None`` when the paper is itself near full white (``LIMITS["glare_paper"]``: its
+    own brighter parts clip, and a reflection cannot be told from them)."""
     blown = image.min(axis=2) >= 250
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     insides = [card_mask(grey.shape, [c], grow=-0.08 if c.quad is not None else -0.35) for c in cards]
     insides = [m for m in insides if m.sum() >= 50]
-    if not insides or float(np.median([np.percentile(grey[m], 75) for m in insides])) >= 240:
+    paper = float(np.median([np.percentile(grey[m], 75) for m in insides])) if insides else 255.0
+    if paper >= LIMITS["glare_paper"]:
         return None
     return max(float(blown[m].mean()) for m in insides)
 
@@ -369,15 +373,17 @@ def check_contrast(grey: Image, cards: list[CardSeen], read: bool) -> Check:
 
 
 def check_tilt(image: Image, cards: list[CardSeen]) -> Check:
-    """Cards seen square: the camera looks straight down. The value is the median card's worst
-    corner's difference from a right angle, or the lean its proportions imply, in degrees."""
+    """Cards seen square: the camera looks straight down. Each outline's error is its worst
+    corner's difference from a right angle, or the lean its proportions imply, in degrees; the
+    value is their 35th percentile (a leaning camera skews every card; a stray outline, say one
+    round a card's print, is outvoted)."""
     outlines = [c.quad for c in cards if c.quad is not None]
     outlines += skewed_outlines(image, min_side=max(SMALLEST_OUTLINE, round(0.4 * _width(cards))))
     errors = [max(corner_error(q), foreshortening(q)) for q in outlines]
     if not errors:
         return Check("tilt", True, None, "Lay a card apart in front of each player: the tilt is judged "
                      "on whole cards")
-    worst = float(np.median(errors))
+    worst = float(np.percentile(errors, 35))  # most outlines agree: a stray one is not the camera
     if worst > LIMITS["tilt"]:
         return Check("tilt", False, worst, f"Tilted: the cards look {worst:.0f}° off square: point the "
                      "camera straight down at the middle of the table")

@@ -245,7 +245,7 @@ def skewed_outlines(bgr: npt.NDArray[np.uint8], min_side: int = 40) -> list[npt.
 
 def foreshortening(quad: npt.NDArray[np.float32], usual: float = 1.45) -> float:
     """The lean (degrees) that would foreshorten a card of ``usual`` proportions (poker 1.40,
-    bridge 1.56) to the outline's: 0 for proportions up to 1.65.
+    bridge 1.56) to the outline's: 0 for proportions up to 1.8.
 
     >>> foreshortening(np.float32([[0, 0], [10, 0], [10, 14], [0, 14]]))
     0.0
@@ -255,7 +255,7 @@ def foreshortening(quad: npt.NDArray[np.float32], usual: float = 1.45) -> float:
     sides = np.hypot(*(quad - np.roll(quad, -1, axis=0)).T)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     ratio = max(a, b) / max(min(a, b), 1e-6)
-    return 0.0 if ratio <= 1.65 else math.degrees(math.acos(min(1.0, usual / ratio)))
+    return 0.0 if ratio <= 1.8 else math.degrees(math.acos(min(1.0, usual / ratio)))
 
 
 def corner_error(quad: npt.NDArray[np.float32]) -> float:

@@ -8,7 +8,6 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 from browserkit import open_page
-from test_web_browser import PLAY, expect, new_game, tap
+from test_web_browser import PLAY, expect, new_game, send_events, tap
+from webhelpers import DEAL
 
 pytestmark = pytest.mark.browser
 
@@ -68,3 +69,18 @@ def test_a_short_hand_is_refused_in_words(phone: Any) -> None:
     page.click('#picker button[data-card="AS"]')
     page.click("#send")
     expect(page.locator("#toast.bad")).to_have_text("Tap the five cards dealt to Alice")
+
+
+def test_a_deal_without_my_six_says_what_is_known(phone: Any) -> None:
+    """As a camera game: the kept hands (counted in the show) and the crib, but no throws apart."""
+    page = phone
+    new_game(page, names=("Ann", "Bob"))
+    send_events(page, DEAL)
+    page.click("#tabs >> text=History")
+    game = page.evaluate("() => app.gameId")
+    known = page.locator(f'#games li[data-game="{game}"] details.known')
+    expect(known).to_be_attached()
+    known.locator("summary").click()
+    expect(known).to_contain_text("Deal 1: Ann kept J♣ 5♥ 4♥ 6♦, Bob kept 5♠ 10♦ 9♣ 9♥; "
+                                  "the crib held 2♣ 3♠ Q♥ K♠.")
+    expect(known).to_contain_text("Who threw which crib cards is not known")

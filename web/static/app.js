@@ -704,12 +704,32 @@ async function loadReviews(ids) {
     let r;
     try { r = await api("GET", `/api/games/${id}/review`); } catch (e) { continue; }
     const li = $(`#games li[data-game="${id}"]`);
+    if (li) knownDiscards(id, li, r);
     if (!li || !r.deals.length) continue;
     li.querySelector(".given").textContent = "Given away by the discards (expected): "
       + r.players.filter((p) => p.deals).map((p) => `${p.name} ${p.given_away.toFixed(1)}`).join(", ");
     li.querySelector(".row").append(
       el("button", { type: "button", class: "review-btn", onclick: () => showReview(id, r) }, "Review"));
   }
+}
+/* deals whose cards dealt were not entered (a camera game): what is known, each player's kept
+   hand (counted in the show) and the crib, said as it is; the throws apart need My six */
+async function knownDiscards(id, li, r) {
+  const reviewed = new Set(r.deals.map((d) => d.deal));
+  let d;
+  try { d = await api("GET", `/api/games/${id}`); } catch (e) { return; }
+  const s = d.state;
+  const lines = (s.history || []).filter((h) => !reviewed.has(h.deal) && !h.misdeal && (h.shows || []).length)
+    .map((h) => {
+      const kept = h.shows.filter((sh) => !sh.crib).map((sh) => `${S.name(s, sh.seat)} kept ${cardsWords(sh.cards)}`);
+      const crib = h.shows.find((sh) => sh.crib);
+      return `Deal ${h.deal}: ${kept.join(", ")}${crib ? `; the crib held ${cardsWords(crib.cards)}` : ""}.`;
+    });
+  if (!lines.length) return;
+  li.append(el("details", { class: "known" }, el("summary", {}, `What is known of ${lines.length === 1 ? "a deal" : `${lines.length} deals`} not reviewed`),
+    ...lines.map((t) => el("p", {}, t)),
+    el("p", { class: "hint" }, "Who threw which crib cards is not known, so the discards cannot be judged: "
+      + "enter each player's cards dealt (My six) and the ones thrown on the Play tab before the starter.")));
 }
 function showReview(id, r) {
   const box = $("#review");

@@ -84,3 +84,14 @@ def test_the_edit_dialog_picks_a_card_and_has_no_player_for_a_starter(phone: Any
     assert key is not None and key["width"] >= 40 and key["height"] >= 40
     page.click("#edit-form button.primary")
     expect(page.locator("#changed")).to_have_text("Corrected #2: Gus 0 → 2")
+
+
+def test_a_tab_opens_at_its_top(phone: Any) -> None:
+    page = phone
+    new_game(page, names=("Ann", "Gus"))
+    page.click("#tabs >> text=Play")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+    page.click("#tabs >> text=Table")
+    page.wait_for_function("() => window.scrollY === 0")
+    expect(page.locator("#scores .score .name").first).to_be_in_viewport()

@@ -145,6 +145,7 @@ const S = {
 /* ---------- tabs ---------- */
 function showTab() {
   const tab = (location.hash || "#table").slice(1);
+  if (tab !== app.tab) { app.tab = tab; window.scrollTo(0, 0); }  // a tab opens at its top, names in view
   for (const sec of $$("section.tab")) sec.hidden = sec.id !== tab;
   for (const a of $$("#tabs a")) a.classList.toggle("on", a.dataset.tab === tab);
   if (tab === "history") loadHistory();

@@ -65,6 +65,19 @@ class Scenario:
     table: str = "wood"
     crib_overlap: float | None = THIRD
     pace: float = 1.0
+    of: str | None = None
+    turn: int = 0
+
+    def recipe(self) -> dict[str, Any]:
+        """The fields that name its video (a scenario turned keeps its own; the others' names
+        are as they were before scenarios could be turned)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("of", "turn") or v}
+
+
+def _turned(base: str, turn: int, doc: str) -> Scenario:
+    """Scenario ``base`` filmed by a camera turned ``turn`` quarters clockwise
+    (:mod:`vision.synth.turn`): the same frames, turned."""
+    return Scenario(**{**SCENARIOS[base].__dict__, "doc": doc, "of": base, "turn": turn})
 
 
 SCENARIOS: dict[str, Scenario] = {
@@ -94,7 +107,15 @@ SCENARIOS: dict[str, Scenario] = {
                  "tilt": 8.0, "shadow": 0.25, "warm": 0.5},
     ),
 }
-"""The golden videos by name (``golden`` is the default, as it has always been rendered)."""
+SCENARIOS.update({
+    "quarter": _turned("golden", 1, "the golden deals, the camera turned a quarter: A left, B right"),
+    "half": _turned("golden", 2, "the golden deals, the camera turned a half: A at the top, B at the bottom"),
+    "three-quarter": _turned("three", 1, "three players, the camera turned a quarter: A at the left edge"),
+    "four-half": _turned("four", 2, "four players, the camera turned a half: A at the top, B at the right"),
+})
+"""The golden videos by name (``golden`` is the default, as it has always been rendered); those
+turned (``quarter``, ``half``, ...) are another scenario's frames turned, seats found from the
+cards with ``--zones auto`` (docs/tracking.md)."""
 
 
 def scenario_script(name: str, reset: str = "turn-down") -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -142,8 +163,8 @@ def golden_name(deck: str, reset: str, suffix: str, scenario: str = "golden",
         digest = _digest(deck, reset, suffix)  # the default name, as before the scenarios
     else:
         digest = _digest(deck, reset, suffix, scenario, json.dumps(fx, sort_keys=True),
-                         json.dumps(SCENARIOS[scenario].__dict__, sort_keys=True, default=str),
-                         f"{size[0]}x{size[1]}")
+                         json.dumps(SCENARIOS[scenario].recipe(), sort_keys=True, default=str),
+                         f"{size[0]}x{size[1]}", _turn_source(scenario))
     return f"{scenario}-{deck}-{reset}-{digest}{suffix}"
 
 
@@ -165,12 +186,45 @@ def golden_video(deck: str | None = None, reset: str = "turn-down", suffix: str 
     folder = cache or cache_root() / "golden"
     path = folder / golden_name(name, reset, suffix, scenario, effects, size)
     truth = Path(str(path) + ".truth.json")
+    sc = SCENARIOS[scenario]
+    if sc.of is not None and not (path.exists() and truth.exists()):
+        if suffix not in (".mp4", ".avi"):
+            raise ValueError(f"the {scenario} scenario is written as .mp4 or .avi, not {suffix!r}")
+        base, base_truth = golden_video(name, reset, suffix, cache, progress, scenario=sc.of, effects=effects,
+                                        size=size)
+        with _rendering(path):
+            if not (path.exists() and truth.exists()):
+                _turn_to(path, truth, base, {**base_truth, "scenario": scenario}, sc.turn)
     if not (path.exists() and truth.exists()):
         folder.mkdir(parents=True, exist_ok=True)
         with _rendering(path):  # one process renders a video; the others wait for it, then read it
             if not (path.exists() and truth.exists()):
                 _render(path, truth, name, reset, scenario, effects, size, progress)
     return path, json.loads(truth.read_text())
+
+
+def _turn_source(scenario: str) -> str:
+    """The source of the turning, for a turned scenario's name (a change to it turns afresh)."""
+    if not SCENARIOS[scenario].turn:
+        return ""
+    return (Path(__file__).parent / "turn.py").read_text(encoding="utf-8")
+
+
+def _turn_to(path: Path, truth: Path, base: Path, base_truth: dict[str, Any], turn: int) -> None:
+    """Write ``base`` turned ``turn`` quarters to ``path`` and its truth to ``truth``, through
+    partial files of this process's own (see :func:`_render`)."""
+    from vision.synth.turn import turn_truth, turn_video
+
+    partial = path.with_name(f"partial-{os.getpid()}-{secrets.token_hex(6)}-{path.name}")
+    partial_truth = Path(str(partial) + ".truth.json")
+    try:
+        turn_video(base, partial, turn)
+        partial_truth.write_text(json.dumps(turn_truth(base_truth, turn), indent=1))
+        partial_truth.replace(truth)
+        partial.replace(path)
+    finally:
+        for left in (partial, partial_truth):
+            left.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -256,7 +310,7 @@ def event_keys(events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
 
 PRERENDER: tuple[tuple[str, str], ...] = (
     ("golden", "keep"), ("golden", "turn-down"), ("three", "turn-down"), ("four", "turn-down"),
-    ("five-card", "turn-down"), ("whole", "turn-down"))
+    ("five-card", "turn-down"), ("whole", "turn-down"), ("quarter", "turn-down"), ("half", "turn-down"))
 """The videos the tests follow (scenario, reset), in the order the tests come to them."""
 
 

@@ -29,6 +29,7 @@ from cribbage.storage import file_error
 log = logging.getLogger("companion.camera")
 
 ZONES_FILE = "zones.json"  # the zones set on the page, in the data folder
+AUTO = "auto"  # --zones auto: the seats found from the cards (vision.track.seats)
 
 
 def load_zones_file(path: Path) -> Any:
@@ -66,8 +67,10 @@ class CameraService:
     Each size of table has its own zones: the data folder's ``zones.json``, ``zones-3.json``,
     ``zones-4.json`` (set on the page), or ``zones_path`` (``--zones FILE``, checked at start) for
     its own size. Which wins: zones saved on the page this run, then ``--zones FILE``, then the
-    data folder's file, then the table protocol's default; so the operator's file is in use again
-    at every start, and the page never writes it. Zones for another size than the game being
+    data folder's file, then the seats found from the cards (:mod:`vision.track.seats`: the table
+    protocol's zones turned as each game's first card of the play says; ``--zones auto`` finds
+    them whatever file was saved); so the operator's file is in use again at every start, and the
+    page never writes it. Zones for another size than the game being
     followed are kept for that size, never applied to it. ``realtime`` paces a video at its own
     frame rate; ``loop`` replays a video from the start when it ends, in a new game (the demo;
     ``new_game`` starts it). ``tell(status)`` is called whenever what the page shows of the camera
@@ -87,8 +90,9 @@ class CameraService:
         self.companion = companion
         self.spec = spec
         self.data_dir = Path(data_dir)
-        self.zones_override = zones_path
-        self.operator_zones = None if zones_path is None else load_zones_file(zones_path)
+        self.auto_zones = zones_path is not None and str(zones_path) == AUTO
+        self.zones_override = None if self.auto_zones else zones_path
+        self.operator_zones = None if zones_path is None or self.auto_zones else load_zones_file(zones_path)
         self._page_zones: dict[int, Any] = {}  # zones saved on the page this run, by size of table
         self.crops = CropFolder(data_dir)
         self.new_game = new_game
@@ -103,7 +107,7 @@ class CameraService:
         self._lock = threading.RLock()
         self._save_lock = threading.Lock()  # zones saved on the page, one save at a time
         self._flag_ids = itertools.count(1)  # flag numbers, one count for every game of the run
-        self._tracker = Tracker(self.zones, reader=reader)
+        self._tracker = Tracker(self.zones, reader=reader, seats=self._seats_of_size(self.zones.players))
         self._follower_cls = Follower
         self._follower: Any = None
         self._game_id: int | None = None
@@ -127,13 +131,30 @@ class CameraService:
     def _players(self, game_id: int) -> int:
         return len(self.companion.state(game_id).get("players") or [None, None])
 
+    def _seats_of_size(self, players: int) -> Any:
+        """A :class:`vision.track.seats.Seats` to find the seats of a table of ``players`` from the
+        cards, or None where zones were set for it (on the page this run, ``--zones FILE``, the data
+        folder's file; ``--zones auto`` sets none)."""
+        from vision.track.seats import Seats
+
+        if players in self._page_zones:
+            return None
+        operators = self.operator_zones is not None and self.operator_zones.players == players
+        if not self.auto_zones and (operators or self.zones_file(self.data_dir, players).exists()):
+            return None
+        return Seats(players)
+
     def _zones_of_size(self, players: int) -> Any:
         """The zones for a table of ``players``: the page's of this run, ``--zones FILE``, the data
-        folder's file, the default; never zones for another size."""
+        folder's file, the default (turned once the seats are found from the cards); never zones
+        for another size."""
         from vision.track import Zones, ZonesError
 
         if players in self._page_zones:
             return self._page_zones[players]
+        seats = self._seats_of_size(players)
+        if seats is not None:
+            return seats.zones
         if self.operator_zones is not None and self.operator_zones.players == players:
             return self.operator_zones
         path = self.zones_file(self.data_dir, players)
@@ -157,6 +178,7 @@ class CameraService:
             return
         self.zones = self._zones_of_size(players)
         self._tracker.zones = self.zones
+        self._tracker.seats = self._seats_of_size(players)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -175,6 +197,8 @@ class CameraService:
         if game_id != self._game_id:
             self._game_id = game_id
             self._zones_for(game_id)
+            if self._tracker.seats is not None:  # a new game: its seats are found from its cards
+                self._tracker.seats.unsettle()
             self._tracker.forget()
             self._follower = None if game_id is None else self._follower_cls(
                 CompanionGame(self.companion, game_id), self._tracker, save_crop=self.crops.save,
@@ -228,7 +252,7 @@ class CameraService:
             tracker = "paused"
         return {**camera, "tracker": tracker, "flagged": follow["flagged"], "game": self._game_id,
                 "expect": follow.get("expect"), "last": follow.get("last"),
-                "zones": self.zones.to_json()}
+                "zones": self._tracker.zones.to_json()}
 
     def snapshot(self) -> bytes | None:
         return self.capture.snapshot_jpeg()  # type: ignore[no-any-return]
@@ -260,6 +284,7 @@ class CameraService:
                 if in_use and zones.players == self.zones.players:
                     self.zones = zones
                     self._tracker.zones = zones
+                    self._tracker.seats = None  # zones drawn on the page override the cards
         self._tracker_changed()
         return {**zones.to_json(), "in_use": in_use}
 

@@ -54,9 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="follow the game from a camera: picamera2[:WxH], opencv:N (a USB webcam), "
                    "video:PATH (a video, at its own frame rate) or frames:DIR (see docs/tracking.md)")
     p.add_argument("--zones", default=None, metavar="FILE",
-                   help="the table's zones as JSON, for the size of table it names (default: "
-                   "zones.json in the data folder, set on the page's Camera tab; else seat A at the "
-                   "bottom edge, B at the top). Checked at start; the page never writes it")
+                   help="the table's zones as JSON, for the size of table it names, or auto: the seats "
+                   "found from the first card of each game's play (default: zones.json in the data "
+                   "folder, set on the page's Camera tab; else auto). Checked at start; the page never "
+                   "writes it")
     p.add_argument("--pin", default=None, metavar="DIGITS",
                    help="set the table PIN needed to change anything (4-12 digits; '' = no PIN); "
                    "kept in the data folder for later starts")
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--threads must be at least 2")
     if args.voice is not None:
         check_voice(args.voice)
-    if args.zones is not None:
+    if args.zones is not None and args.zones != "auto":
         check_zones(args.zones)
     allowed = check_allowed_hosts(args.allow_host)
     config = ServeConfig.from_args(args)

@@ -1,13 +1,15 @@
 """``crib track``: follow a game from a video (or a folder of frames) and print its events.
 
-``crib track VIDEO [--zones FILE] [--players Ann,Bob] [--dealer A] [--variant six-card]
+``crib track VIDEO [--zones FILE|auto] [--players Ann,Bob] [--dealer A] [--variant six-card]
 [--db PATH] [--json]`` runs the camera's tracker (:mod:`vision.track`) over every frame, as fast
 as it can, and applies the events it finds to a new game: in memory, or kept in ``--db``
 (the crops of the cards read go to ``crops/`` beside it). A progress bar goes to stderr on a
 terminal. With ``--json`` the last line of stdout is one object: ``events`` (type, seat, card
 or cards, the frame each was committed at, the confidence), ``state`` (the game's state JSON),
 ``frames``, ``ms_per_frame`` (the tracker's own time per frame, decoding not counted: mean and
-95th percentile) and ``flagged`` (readings left for the players to confirm).
+95th percentile) and ``flagged`` (readings left for the players to confirm); with ``--zones
+auto``, ``seats`` too (:meth:`vision.track.seats.Seats.to_json`: each seat's edge, found from the
+first card of the play).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "The table protocol (where the seats and the centre are) is in docs/tracking.md.",
     )
     p.add_argument("video", metavar="VIDEO", help="a video file, or a folder of frames")
-    p.add_argument("--zones", help="zones JSON (default: seat A at the bottom edge, B at the top)")
+    p.add_argument("--zones", help="zones JSON, or auto: the seats found from the first card of the play "
+                   "(default: seat A at the bottom edge, B at the top)")
     p.add_argument("--players", help="names in seat order, comma separated (default: Ann,Bob)")
     p.add_argument("--dealer", default="A", help="the first dealer's seat (default: A)")
     p.add_argument("--variant", choices=VARIANTS, default="six-card")
@@ -49,13 +52,15 @@ def run(args: argparse.Namespace) -> int:
     from cribbage.gamelog import GameStore
     from vision.camera import CameraError, source_for_path
     from vision.track import Follower, Tracker, Zones, events_json
+    from vision.track.seats import Seats
 
     seats = SEATS.get(args.variant, 2)
     players = args.players or ",".join(NAMES[:seats])
     seats = len(players.split(","))
-    if args.zones and not Path(args.zones).is_file():
-        raise UsageError(f"no zones file {args.zones}")
-    zones = Zones.load(args.zones, seats) if args.zones else Zones.default(seats)
+    if args.zones and args.zones != "auto" and not Path(args.zones).is_file():
+        raise UsageError(f"no zones file {args.zones} (a zones JSON file, or auto)")
+    found = Seats(seats) if args.zones == "auto" and seats in (2, 3, 4) else None
+    zones = found.zones if found else Zones.load(args.zones, seats) if args.zones else Zones.default(seats)
     if zones.players != seats:
         raise UsageError(f"the zones are for {zones.players} players, the game has {seats}")
     if not Path(args.video).exists():
@@ -80,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         game = StoreGame(store, game_id)
         game.apply({"type": "dealer", "seat": args.dealer})
         crops = CropFolder(Path(args.db).resolve().parent) if args.db else None
-        follower = Follower(game, Tracker(zones), save_crop=crops.save if crops else None)
+        follower = Follower(game, Tracker(zones, seats=found), save_crop=crops.save if crops else None)
         bar = _Progress(_frame_count(source)) if sys.stderr.isatty() else None
 
         def each(frames: int, applied: list[Any]) -> None:
@@ -102,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             print_json({
                 "events": events_json(follower.applied), "state": state, "frames": followed.frames,
                 "ms_per_frame": followed.ms_per_frame(), "flagged": follower.status()["flagged"],
+                **({"seats": found.to_json()} if found else {}),
             })
         else:
             scores = ", ".join(f"{s['name']} {state['scores'][s['id']]}" for s in state["sides"])

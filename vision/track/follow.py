@@ -34,7 +34,7 @@ import itertools
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -388,6 +388,7 @@ class Follower:
                               {"type": "starter", "card": s.card}, state=state,
                               say=f"{_pretty(s.card)} in {where}: is it the starter?")
         if phase == "play":
+            s = self._seat_from_card(s, state)
             if s.zone in seats:
                 event = {"type": "play", "seat": s.zone, "card": s.card}
                 if self._blocked():
@@ -413,6 +414,27 @@ class Follower:
         return self._flag(s, "play", f"a new card in {where} during the {phase}", None,
                           state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
                                            "whose is it?")
+
+    def _seat_from_card(self, s: Sighting, state: dict[str, Any]) -> Sighting:
+        """Seats found from the cards (``--zones auto``, :mod:`vision.track.seats`): the first
+        card of a deal's play, before any other is laid, held or flagged, is the pone's, and where
+        it lies says where the pone sits, so where every seat sits. Once settled, each card is
+        in the zone it lies in by the seats found."""
+        seats = self.tracker.seats
+        if seats is None:
+            return s
+        w, h = self.tracker.size
+        if not seats.settled and s.zone != CENTRE and not self._held \
+                and not any(f.kind == "play" for f in self.flags) \
+                and not any((hand or {}).get("laid") for hand in (state.get("hands") or {}).values()):
+            pone = state.get("next")
+            if isinstance(pone, str) and seats.settle(pone, s.center, s.down, (w, h), s.frame) is not None:
+                self.tracker.rezone(seats.zones)
+                log.info("camera: seats found from %s's first card (%s edge): turned %d quarter(s)",
+                         pone, seats.by[1] if seats.by else "?", seats.turn)
+        if not seats.settled or not (w and h):
+            return s
+        return replace(s, zone=self.tracker.zones.zone_of(s.center[0], s.center[1], w, h))
 
     def _heal(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any] | None:
         """A card read now where a flag waits for a card (turned up for the show, or read on a

@@ -44,10 +44,13 @@ JOIN = 5  # small pixels (a fifth of a card's width): changes this close are one
 
 
 def small_grey(image: npt.NDArray[np.uint8], width: int = SMALL_WIDTH) -> Grey:
-    """A small, slightly blurred grey copy of a BGR frame (or of a grey lores image)."""
+    """A small, slightly blurred grey copy of a BGR frame (or of a grey lores image), ``width``
+    pixels along its long side (a frame higher than wide, from a camera turned a quarter, is cut
+    to the same scale as one wide)."""
     h, w = image.shape[:2]
-    height = max(1, round(h * width / w))
-    small = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    scale = width / max(w, h, 1)
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     if small.ndim == 3:
         small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return cv2.GaussianBlur(small, (3, 3), 0)

@@ -49,6 +49,7 @@ from vision.track.motion import (
     to_frame,
     unread_tiles,
 )
+from vision.track.seats import Seats
 from vision.track.zones import Zones
 
 __all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reader"]
@@ -71,7 +72,7 @@ CROP_MAX = 200  # px: crops are scaled down to this side at most
 PAD = 0.03  # each changed place is read with this share of the frame's width around it
 WHOLE = 0.35  # changes over this share of the frame: the whole frame is read instead
 STILL_GROW = 2  # small pixels round a change that must be still too before it is read
-MIN_READ = 0.2  # a place is read in a window at least this share of the frame's width high
+MIN_READ = 0.2  # a place is read in a window at least this share of the frame's long side high
 OBLONG = 1.4  # and at least this much wider than high (see _window)
 PLACE_GROW = 0.05  # a new card's centre lies within this share of the frame's width of its change
 CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1280 at the mount's height)
@@ -136,6 +137,7 @@ class Sighting:
     settled: int
     votes: int
     crop: BGR = field(repr=False, compare=False)
+    down: tuple[float, float] | None = None  # its index's down, if read: its seat (vision.track.seats)
 
 
 @dataclass(frozen=True)
@@ -243,8 +245,9 @@ class Tracker:
     """
 
     def __init__(self, zones: Zones, *, reader: Reader | None = None, settle: int = 2,
-                 reads: tuple[int, ...] = READS, agree: int = AGREE) -> None:
+                 reads: tuple[int, ...] = READS, agree: int = AGREE, seats: Seats | None = None) -> None:
         self.zones = zones
+        self.seats = seats  # seats found from the cards (--zones auto): the follower settles them
         self.reader = reader or read_with_reader
         self.motion = MotionMap(window=2)
         self.settle = settle
@@ -274,6 +277,19 @@ class Tracker:
         self.deal += 1
         self.cards = [c for c in self.cards if c.visible]
 
+    def rezone(self, zones: Zones) -> None:
+        """Use ``zones`` from now on (the seats found from the cards): each card held is in the
+        zone it lies in."""
+        self.zones = zones
+        w, h = self._size
+        for c in self.cards:
+            c.zone = zones.zone_of(c.center[0], c.center[1], w, h) if w and h else c.zone
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The frames' size (w, h); (0, 0) before the first."""
+        return self._size
+
     def unlay(self, card: str, center: tuple[float, float]) -> None:
         """Take back a card reported as laid at ``center`` that the game did not take (a misread,
         say): it no longer stands in the way of that card read elsewhere."""
@@ -296,7 +312,7 @@ class Tracker:
             return True
         w, h = self._size
         sx, sy = last.shape[1] / w, last.shape[0] / h
-        r = self._card_width(w) / 3
+        r = self._card_width(max(w, h)) / 3
         x0, x1 = int((at[0] - r) * sx), int(np.ceil((at[0] + r) * sx))
         y0, y1 = int((at[1] - r) * sy), int(np.ceil((at[1] + r) * sy))
         part = last[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
@@ -393,7 +409,7 @@ class Tracker:
         if tiles and still and not self._looks:
             self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)]))
             return
-        pad = PAD * size[0]
+        pad = PAD * max(size)
         for tile in tiles:
             if self.motion.still_for(tile, number) >= self.settle:
                 self._add_look(number, [tile], to_frame(tile, small.shape, size, pad), small.shape, size)
@@ -422,7 +438,7 @@ class Tracker:
         g = STILL_GROW
         core = (min(c[0] for c in cores) - g, min(c[1] for c in cores) - g,
                 max(c[2] for c in cores) + g, max(c[3] for c in cores) + g)
-        places = [to_frame(c, small_shape, size, PLACE_GROW * size[0]) for c in cores]
+        places = [to_frame(c, small_shape, size, PLACE_GROW * max(size)) for c in cores]
         self._looks.append(_Look(number, box, small_box, core, places))
 
     def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8], image: BGR, number: int) -> None:
@@ -481,7 +497,7 @@ class Tracker:
             return []
         h, w = image.shape[:2]
         fx, fy = w / small.shape[1], h / small.shape[0]
-        card_w = self._card_width(w) / fx  # small pixels
+        card_w = self._card_width(max(w, h)) / fx  # small pixels
         gain = cv2.morphologyEx(gain, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(
             cv2.dilate(gain, np.ones((5, 5), np.uint8)), connectivity=8)
@@ -538,11 +554,12 @@ class Tracker:
     @property
     def card_width(self) -> float:
         """A card's width in the frames fed so far (pixels; 1280-pixel frames before any)."""
-        return self._card_width(self._size[0] or 1280)
+        return self._card_width(max(self._size) or 1280)
 
     def _card_width(self, frame_width: int) -> float:
-        """A card's width in frame pixels: ``CARD_WIDTH`` of the frame's width, as the camera's
-        mount sets it (docs/camera.md)."""
+        """A card's width in frame pixels: ``CARD_WIDTH`` of the frame's width (its long side: a
+        camera turned a quarter films a frame higher than wide), as the camera's mount sets it
+        (docs/camera.md)."""
         return CARD_WIDTH * frame_width
 
     def _read(self, look: _Look, image: BGR) -> None:
@@ -570,7 +587,7 @@ class Tracker:
         the same card laid again elsewhere is a new card (the old one is dropped)."""
         if seen.card is None:
             return None
-        width = self._card_width(self._size[0])
+        width = self._card_width(max(self._size))
         for c in self.cards:
             if c.card != seen.card:
                 continue
@@ -609,7 +626,7 @@ class Tracker:
             if slot.lie is not None:
                 (dx, dy), whole, at = slot.lie
                 tc.down = (dx, dy)
-                width = self._card_width(w)
+                width = self._card_width(max(w, h))
                 # from a lone index, the body's centre lies down the card and to the index's right
                 tc.body = at if whole else (at[0] + BODY * width * (CARD_ASPECT * dx + dy),
                                             at[1] + BODY * width * (CARD_ASPECT * dy - dx))
@@ -618,7 +635,7 @@ class Tracker:
             look.seen_known.add(id(tc))
             look.new_paper.add(id(tc))
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
-                                _crop(image, slot.center, slot.size)))
+                                _crop(image, slot.center, slot.size), tc.down))
         return out
 
     def _close(self, look: _Look, image: BGR, number: int) -> list[Sighting | Doubt]:
@@ -637,7 +654,7 @@ class Tracker:
         h, w = image.shape[:2]
         for c in self.cards:
             if id(c) not in look.seen_known and not c.named \
-                    and _well_inside(look.box, c.center, 0.6 * self._card_width(w), w, h):
+                    and _well_inside(look.box, c.center, 0.6 * self._card_width(max(w, h)), w, h):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table
@@ -697,7 +714,7 @@ def _window(box: Box, size: tuple[int, int]) -> Box:
     """
     x0, y0, x1, y1 = box
     w, h = size
-    want_h = max(y1 - y0, MIN_READ * w)
+    want_h = max(y1 - y0, MIN_READ * max(w, h))
     want_w = max(x1 - x0, OBLONG * want_h)
 
     def grow(lo: int, hi: int, want: float, limit: int) -> tuple[int, int]:

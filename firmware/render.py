@@ -270,26 +270,19 @@ def render_frame(
     return Frame(leds, pixels, lit, estimate_current_ma(pixels, opts), scale)
 
 
-def _fit(light: dict[int, tuple[float, float, float]], leds: int, level: float, scale: float,
-         idle: float, opts: RenderOptions) -> tuple[bytearray, float]:
-    """The bytes for ``light`` at ``level * scale``, shrunk until the estimate of the bytes
-    actually sent is within the budget: rounding, and keeping every lit channel at least 1, can
-    overshoot it. When even 1s are too much the floor goes (faint markers go dark first, being
-    the dimmest), and when nothing fits the frame is dark."""
-    for floor in (1, 0):
-        s = scale
-        for _ in range(12):
-            pixels = _quantise(light, leds, level * s, floor)
-            current = estimate_current_ma(pixels, opts)
-            if current <= opts.supply_ma:
-                return pixels, s
-            s *= (opts.supply_ma - idle) / (current - idle) * 0.995
-    return bytearray(3 * leds), 0.0
-
-
 def _fit(light: dict[int, tuple[float, float, float]], leds: int,
          opts: RenderOptions) -> tuple[bytearray, float]:
-    """Quantised pixels within the power budget and the scale applied (0.0: nothing fits)."""
+    """Quantised pixels within the power budget and the scale applied (0.0: nothing fits).
+
+    ``light`` is each lit LED's linear light before ``opts.brightness``. The scale is first
+    the budget over the draw at full duty; rounding, and keeping every lit channel at least 1,
+    can still overshoot, so it shrinks until the estimate of the bytes sent is within the
+    supply. When even the 1s are too much the strip is dark (scale 0.0), never over budget.
+
+    >>> pixels, scale = _fit({0: (1.0, 1.0, 1.0)}, 2, RenderOptions(supply_ma=40.0))
+    >>> list(pixels), round(scale, 3), estimate_current_ma(pixels, RenderOptions()) <= 40.0
+    ([160, 160, 160, 0, 0, 0], 0.628, True)
+    """
     idle = leds * opts.idle_ma_per_led
     level = opts.brightness
     duty = sum(r + g + b for r, g, b in light.values()) * level
@@ -310,19 +303,18 @@ def _fit(light: dict[int, tuple[float, float, float]], leds: int,
     return pixels, scale
 
 
-def _quantise(light: dict[int, tuple[float, float, float]], leds: int, level: float,
-              floor: int = 1) -> bytearray:
+def _quantise(light: dict[int, tuple[float, float, float]], leds: int, level: float) -> bytearray:
     pixels = bytearray(3 * leds)
     for index, (r, g, b) in light.items():
         i = 3 * index
-        pixels[i] = _to_byte(r * level, floor)
-        pixels[i + 1] = _to_byte(g * level, floor)
-        pixels[i + 2] = _to_byte(b * level, floor)
+        pixels[i] = _to_byte(r * level)
+        pixels[i + 1] = _to_byte(g * level)
+        pixels[i + 2] = _to_byte(b * level)
     return pixels
 
 
-def _to_byte(linear: float, floor: int = 1) -> int:
-    """Round linear light to the 8-bit PWM value; anything lit stays at least ``floor``."""
+def _to_byte(linear: float) -> int:
+    """Round linear light to the 8-bit PWM value; anything lit stays at least 1."""
     if linear <= 0.0:
         return 0
-    return max(floor, min(255, round(linear * 255.0)))
+    return max(1, min(255, round(linear * 255.0)))

@@ -122,3 +122,54 @@ def test_two_lap_board_and_61_point_game() -> None:
     frame = render_frame(short, {"A": (75, 61), "B": (121, 110)}, options=NO_MARKS)
     assert [(e.seat, e.peg, e.hole) for e in frame.pegs()] == [
         ("A", "front", 15), ("A", "back", 1), ("B", "front", 61), ("B", "back", 50)]
+
+
+# --- _fit: the power cap itself (render_frame's one way to quantise a frame) ---------------
+
+def test_fit_leaves_a_frame_within_the_supply_as_it_is() -> None:
+    from firmware.render import _fit
+
+    pixels, scale = _fit({0: (1.0, 1.0, 1.0), 3: (0.5, 0.0, 0.0)}, 4, RenderOptions())
+    assert scale == 1.0
+    assert list(pixels[:3]) == [255, 255, 255] and pixels[9] == 128
+    assert _fit({}, 5, RenderOptions(supply_ma=6.0)) == (bytearray(15), 1.0)  # nothing lit
+
+
+@pytest.mark.parametrize("supply", [10.0, 20.0, 40.0, 61.0, 120.0])
+def test_fit_shrinks_a_frame_over_the_supply_until_the_bytes_sent_fit(supply: float) -> None:
+    from firmware.render import _fit
+
+    light = {i: (1.0, 0.4, 0.05) for i in range(0, 8, 2)}
+    options = RenderOptions(supply_ma=supply)
+    pixels, scale = _fit(light, 8, options)
+    assert estimate_current_ma(pixels, options) <= supply
+    assert 0 < scale < 1
+    assert all(pixels[3 * i] > 0 for i in light)  # every lit LED still shows
+    assert not any(pixels[3 * i + c] for i in range(1, 8, 2) for c in range(3))  # dark ones stay dark
+
+
+def test_fit_goes_dark_when_even_the_faintest_light_is_over_the_supply() -> None:
+    from firmware.render import _fit
+
+    light = {i: (1e-6, 0.0, 0.0) for i in range(100)}  # each rounds to the floor of 1
+    pixels, scale = _fit(light, 100, RenderOptions(supply_ma=105.0))  # 100 mA idle + 7.8 mA of 1s
+    assert (pixels, scale) == (bytearray(300), 0.0)
+
+
+def test_fit_applies_the_brightness() -> None:
+    from firmware.render import _fit
+
+    pixels, scale = _fit({0: (1.0, 0.0, 0.0)}, 1, RenderOptions(brightness=0.5))
+    assert (pixels[0], scale) == (128, 1.0)
+
+
+def test_the_renderer_defines_each_function_once() -> None:
+    """A second ``def`` of one name silently replaces the first (``_fit`` was once defined twice)."""
+    import ast
+    import inspect
+
+    import firmware.render
+
+    tree = ast.parse(inspect.getsource(firmware.render))
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)

@@ -97,6 +97,8 @@ const S = {
   thrown: (s) => (S.players(s).length > 2 ? 1 : 2),
   dealt: (s) => (S.kept(s) || 4) + S.thrown(s),
   claims: (s) => !!(s && s.settings && s.settings.counting === "claim"),
+  // who cuts for deal next (the engine's cutting): every player, after a tie only those tied
+  cutters: (s) => S.players(s).filter((p) => !s.cutting || !s.cutting.length || s.cutting.includes(p.seat)),
   seen: (s) => {
     const seen = new Set();
     if (!s) return seen;
@@ -111,7 +113,7 @@ const S = {
     if (s.phase === "over") return `Game over: ${S.winnerText(s)}.`;
     const cut = s.cut_said ? s.cut_said + " " : "";
     if (s.phase === "cut" || !s.dealer) {
-      const who = S.players(s).map((p) => p.name).join(", then ");
+      const who = S.cutters(s).map((p) => p.name).join(", then ");
       return `${cut}Next: choose the dealer: cut for deal (each player's card: ${who}; the lower deals) or tap Dealer.`;
     }
     if (s.phase === "deal") {
@@ -414,7 +416,7 @@ function maxPicked() {
   if (app.act === "hand") return S.dealt(app.state);
   if (app.act === "discard") return S.thrown(app.state);
   if (["go", "dealer", "misdeal", "new-deal"].includes(app.act)) return 0;
-  if (app.act === "cut") return S.players(app.state).length;
+  if (app.act === "cut") return S.cutters(app.state).length;
   return app.act === "crib" ? ((app.state && app.state.crib) || {}).size : S.kept(app.state);
 }
 function buildPicker(box, onPick) {
@@ -450,7 +452,7 @@ function renderPicker() {
   }
   // a cut: each player's card, in seat order
   const picked = app.act === "cut" && s
-    ? S.players(s).map((p, i) => el("span", { class: `card cut ${app.picked[i] ? "" : "empty"}`, "data-card": app.picked[i] || "" },
+    ? S.cutters(s).map((p, i) => el("span", { class: `card cut ${app.picked[i] ? "" : "empty"}`, "data-card": app.picked[i] || "" },
       `${p.name} ${app.picked[i] ? cardLabel(app.picked[i]) : "?"}`))
     : app.picked.map((c) => cardEl(c));
   $("#picked").replaceChildren(...picked,
@@ -494,7 +496,7 @@ $("#send").addEventListener("click", async () => {
   if (!["starter", "crib", "cut", "misdeal", "new-deal"].includes(app.act)) ev.seat = app.seat;
   if (app.act === "new-deal") ev.dealer = app.seat;
   if (app.act === "misdeal") ev.penalty = Number($("#penalty").value || 0);
-  if (app.act === "cut") ev.cards = Object.fromEntries(app.picked.map((c, i) => [S.players(app.state)[i].seat, c]));
+  if (app.act === "cut") ev.cards = Object.fromEntries(app.picked.map((c, i) => [S.cutters(app.state)[i].seat, c]));
   if (app.act === "go" && !ev.seat) return toast("Tap who says go", true);
   if (app.act === "play" || app.act === "starter") {
     if (app.picked.length !== 1) return toast("Tap one card", true);

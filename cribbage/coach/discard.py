@@ -27,7 +27,7 @@ parts are exact distributions over a few hundred rank classes instead of every c
 
 ``crib_weighted`` (six-card game, a seat given) is the crib's average with each outcome
 weighted by how often a reasonable opponent throws its two other cards' rank pair (the table
-of :mod:`cribbage.coach.throws` for the opponent's seat). A class holds one rank pair, so the
+of :mod:`cribbage.coach.throw_table` for the opponent's seat). A class holds one rank pair, so the
 same class sums (nobs and the flush included) give it exactly: ``sum(w * worth) / sum(w * count)``.
 
 Each option's weighted values go into one histogram (``np.bincount``), from which the mean,
@@ -58,6 +58,7 @@ import numpy.typing as npt
 
 from cribbage.cards import Card, require_distinct
 from cribbage.coach.tables import JACK, crib_classes, crib_rank_table, points_by_key, sorted_key
+from cribbage.coach.throw_table import card_pair_weights, throw_weights
 from cribbage.errors import CardError
 from cribbage.game.limits import shown
 from cribbage.game.settings import VARIANTS, Variant
@@ -301,7 +302,7 @@ def advise_discards(
     ``itertools.combinations`` over the dealt cards, the higher ``hand`` first.
 
     ``crib_weighted`` (six-card game with a seat, else ``None``) weighs the opponent's two
-    crib cards by ``throws``, counts by rank pair (:mod:`cribbage.coach.throws`); by default
+    crib cards by ``throws``, counts by rank pair (:mod:`cribbage.coach.throw_table`); by default
     the shipped table for the opponent's seat.
 
     >>> from cribbage.cards import parse_cards
@@ -319,12 +320,8 @@ def advise_discards(
     weighted: list[float | None] = [None] * hand_hist.shape[0]
     if role is not None and v.name == "six-card":
         if throws is None:
-            from cribbage.coach.throws import throw_weights
-
             pair_weights = throw_weights("pone" if role == "dealer" else "dealer")
         else:
-            from cribbage.coach.throws import card_pair_weights
-
             pair_weights = card_pair_weights(throws)
         if pair_weights is not None and pair_weights.any():
             weighted = _weighted_crib(parts, pair_weights).tolist()

@@ -8,6 +8,12 @@ other (stored with ``source: camera``, then the page and the LEDs follow). A cam
 is retried with back-off while the game goes on by hand; when it comes back the whole table is
 read again, and what the game already holds is not sent twice.
 
+The page's Set-up step asks :meth:`CameraService.checks`: the set-up checks of ``crib camera
+check`` (:func:`vision.camera.check.check_frames`) on the last few frames the tracker took, kept
+in a small ring (references to the capture's frames, no copies). They run in the caller's thread
+(a page request), never the tracker's, at most once every ``checks_every`` seconds (1 s) however
+many phones ask; between, every caller gets the same answer.
+
 >>> import tempfile, pathlib
 >>> data = pathlib.Path(tempfile.mkdtemp())
 >>> CameraService.zones_file(data).name, CameraService.zones_file(data, 4).name
@@ -19,6 +25,8 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +38,8 @@ log = logging.getLogger("companion.camera")
 
 ZONES_FILE = "zones.json"  # the zones set on the page, in the data folder
 AUTO = "auto"  # --zones auto: the seats found from the cards (vision.track.seats)
+CHECK_FRAMES = 8  # the set-up checks look at the last this many frames (flicker compares them)
+CHECK_EVERY = 1.0  # ... at most once in this many seconds
 
 
 def load_zones_file(path: Path) -> Any:
@@ -120,6 +130,14 @@ class CameraService:
         self._was_lost = False
         # (frame, event type, the game's event count after it): the benchmark's
         self.latency: list[tuple[int, str, int]] = []
+        self.followed = 0  # frames the tracker thread took (the benchmark's frame rate)
+        # the set-up checks: the last frames the tracker took, and the last report
+        self._recent: deque[Any] = deque(maxlen=CHECK_FRAMES)
+        self._recent_lock = threading.Lock()  # held for an append, a clear or a copy: never long
+        self._checks_lock = threading.Lock()
+        self._checks: tuple[int, float, dict[str, Any]] | None = None  # (newest seq, when, report)
+        self.checks_every = CHECK_EVERY
+        self.checks_run = 0
         if callable(getattr(companion, "add_listener", None)):
             companion.add_listener(self._game_changed)
 
@@ -216,6 +234,9 @@ class CameraService:
             if frame is None:
                 continue
             seq = getattr(frame, "seq", seq + 1)
+            with self._recent_lock:  # a reference for the set-up checks, never checked here
+                self._recent.append(frame)
+            self.followed += 1
             number = frame.number
             if self.new_game is not None and number < last_number:  # the demo video began again
                 self.new_game()
@@ -223,6 +244,9 @@ class CameraService:
             if self._was_lost:
                 self._was_lost = False
                 self._tracker.forget()
+                with self._recent_lock:  # the checks judge the camera as it is now
+                    self._recent.clear()
+                    self._recent.append(frame)
             try:
                 with self._lock:
                     follower = self._follower_for(self.companion.latest_game())
@@ -256,6 +280,34 @@ class CameraService:
 
     def snapshot(self) -> bytes | None:
         return self.capture.snapshot_jpeg()  # type: ignore[no-any-return]
+
+    def checks(self) -> dict[str, Any] | None:
+        """The set-up checks on the last frames the tracker took (``crib camera check --json``'s
+        object, :meth:`vision.camera.check.Report.to_json`, with ``frame``: the newest frame's
+        ``seq``), or ``None`` before a frame and while the camera is lost.
+
+        Run here, in the caller's thread, at most once every :attr:`checks_every` seconds (and
+        not again for the same newest frame); callers in between, or waiting meanwhile, get the
+        last report. Nothing else changes: the tracker, the zones and the game are not touched.
+        """
+        if self.capture.status().get("state") == "lost":
+            return None
+        with self._recent_lock:
+            frames = list(self._recent)
+        if not frames:
+            return None
+        newest = int(getattr(frames[-1], "seq", 0))
+        with self._checks_lock:
+            cached = self._checks
+            if cached is not None and (cached[0] == newest
+                                       or time.monotonic() - cached[1] < self.checks_every):
+                return cached[2]
+            from vision.camera.check import check_frames
+
+            report = {**check_frames([f.image for f in frames]).to_json(), "frame": newest}
+            self._checks = (newest, time.monotonic(), report)  # the interval counts from its end
+            self.checks_run += 1
+            return report
 
     def set_zones(self, data: dict[str, Any]) -> dict[str, Any]:
         """Check and keep zones set on the page: written to the data folder's file for their size
@@ -310,6 +362,8 @@ class CameraService:
     def _camera_changed(self, status: dict[str, Any]) -> None:
         if status.get("state") == "lost":
             self._was_lost = True
+            with self._recent_lock:  # frames from before are not the camera as it will be
+                self._recent.clear()
             log.warning("camera %s lost: %s", self.spec, status.get("error"))
         self._tracker_changed()
 

@@ -375,6 +375,11 @@ class Companion:
     def camera_snapshot(self) -> bytes | None:
         return None if self.camera is None else self.camera.snapshot()
 
+    def camera_checks(self) -> dict[str, Any] | None:
+        """The set-up checks on the camera's last frames (:meth:`CameraService.checks`): ``None``
+        without a camera, before its first frame and while it is lost."""
+        return None if self.camera is None else self.camera.checks()
+
     def camera_zones(self) -> dict[str, Any]:
         from cribbage.errors import CribbageError
 

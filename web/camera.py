@@ -8,6 +8,10 @@ readings) need the CSRF token and the PIN like every other change (``web.api.gua
 
 The snapshot is asked of the camera at most twice a second whatever the number of phones: a
 request within ``CAMERA_SNAPSHOT_S`` (0.5 s) of the last one gets the same bytes.
+
+``GET /api/camera/checks`` is the Set-up step's: ``crib camera check``'s checks on the camera's
+last frames (``camera_checks()``, an optional method: a camera without it answers 404). The
+camera runs them at most once a second however many phones ask; reading them changes nothing.
 """
 
 from __future__ import annotations
@@ -112,6 +116,24 @@ def snapshot() -> Response:
     if data is None:
         raise ApiError(404, "no frame from the camera yet")
     return jpeg(data, "no-store")
+
+
+@bp.get("/checks")
+def checks() -> Response:
+    """The set-up checks on the camera's last frames, with ``camera`` (its state); 409 while the
+    camera is lost or before its first frame."""
+    status = status_or_404()
+    ask = getattr(camera(), "camera_checks", None)
+    if not callable(ask):
+        raise ApiError(404, "this camera has no set-up checks")
+    if status.get("state") == "lost":
+        raise ApiError(409, f"the camera is lost ({status.get('error') or 'no picture'}): nothing to check")
+    report = ask()
+    if report is None:
+        raise ApiError(409, "no picture from the camera yet: nothing to check")
+    response = jsonify({**report, "camera": status.get("state")})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/zones")

@@ -37,12 +37,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from cribbage.spoken import GO, join_phrases, number_words, points_words
-
-if TYPE_CHECKING:
-    from companion.service import Companion
 
 log = logging.getLogger("companion.voice")
 
@@ -415,7 +412,29 @@ class Announcer:
             self.voice.say(line)
 
 
-def attach_voice(companion: Companion, spec: str) -> QueuedVoice | Silent:
+class Heard(Protocol):
+    """What the voice needs of the table it speaks for (:class:`companion.service.Companion` has
+    it): the newest game, a game's state, and to hear every change. The voice never imports the
+    service: the service imports the voice.
+
+    >>> class Table:
+    ...     def __init__(self): self.listeners = []
+    ...     def latest_game(self): return None
+    ...     def state(self, game_id): return {}
+    ...     def add_listener(self, listener): self.listeners.append(listener)
+    >>> table: Heard = Table()
+    >>> isinstance(attach_voice(table, "none"), Silent), table.listeners
+    (True, [])
+    """
+
+    def latest_game(self) -> int | None: ...
+
+    def state(self, game_id: int) -> dict[str, Any]: ...
+
+    def add_listener(self, listener: Callable[[str, dict[str, Any]], None]) -> None: ...
+
+
+def attach_voice(companion: Heard, spec: str) -> QueuedVoice | Silent:
     """Speak ``companion``'s games on the voice ``spec`` names (``crib serve --voice``)."""
     try:
         voice = open_voice(spec)

@@ -347,3 +347,93 @@ def test_the_companion_speaks_a_deal_into_wav_files(tmp_path: Path, companion: C
         "0001-bob-fifteen-for-two.wav", "0002-ann-pair-for-two.wav",
         "0003-bob-thirty-one-for-two-and-pair-royal-for-six.wav"]
     assert all(duration_and_rms(f)[0] > 0.5 for f in files)
+
+
+def test_the_voice_does_not_import_the_service() -> None:
+    """The service imports the voice; the voice takes a small Protocol (``Heard``) of the table,
+    so the dependency points one way (it once imported ``Companion`` back for its type)."""
+    import ast
+
+    import companion.voice as voice_module
+
+    tree = ast.parse(Path(voice_module.__file__).read_text())
+    imported: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    assert imported and not [n for n in imported if n.startswith(("companion.service", "web"))]
+    assert not [n for n in imported if n == "companion" or n.startswith("companion.")]
+
+
+def test_the_voice_speaks_for_any_table_with_what_it_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """attach_voice needs only the newest game, a game's state and a listener (companion.voice.Heard)."""
+    import companion.voice as voice_module
+
+    names = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}
+    before = {**names, "events": 6, "phase": "play", "deal": 1, "next": "A", "gone": [],
+              "plays": [{}, {}, {}, {}]}
+
+    class Table:
+        def __init__(self) -> None:
+            self.listeners: list[Any] = []
+
+        def latest_game(self) -> int | None:
+            return 7
+
+        def state(self, game_id: int) -> dict[str, Any]:
+            assert game_id == 7
+            return before
+
+        def add_listener(self, listener: Any) -> None:
+            self.listeners.append(listener)
+
+    class Said:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def say(self, text: str) -> None:
+            self.lines.append(text)
+
+        def close(self) -> None:
+            pass
+
+    said = Said()
+    monkeypatch.setattr(voice_module, "open_voice", lambda spec: said)
+    table = Table()
+    assert attach_voice(table, "espeak") is said
+    (listener,) = table.listeners
+    listener("state", {"game_id": 7, "state": {**before, "events": 7, "next": "B", "gone": ["A"]}})
+    listener("state", {"game_id": "not a game"})  # nothing to say, nothing raised
+    assert said.lines == ["Ann: go"]
+
+
+def test_a_table_that_cannot_read_its_newest_game_still_gets_a_voice(monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.voice as voice_module
+
+    class Broken:
+        def __init__(self) -> None:
+            self.listeners: list[Any] = []
+
+        def latest_game(self) -> int | None:
+            return 3
+
+        def state(self, game_id: int) -> dict[str, Any]:
+            raise RuntimeError("damaged")
+
+        def add_listener(self, listener: Any) -> None:
+            self.listeners.append(listener)
+
+    class Quiet:
+        def say(self, text: str) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    quiet = Quiet()
+    monkeypatch.setattr(voice_module, "open_voice", lambda spec: quiet)
+    table = Broken()
+    assert attach_voice(table, "espeak") is quiet  # its next change is remembered, not said
+    assert len(table.listeners) == 1

@@ -150,7 +150,7 @@ function showTab() {
   if (tab !== app.tab) { app.tab = tab; window.scrollTo(0, 0); }  // a tab opens at its top, names in view
   for (const sec of $$("section.tab")) sec.hidden = sec.id !== tab;
   for (const a of $$("#tabs a")) a.classList.toggle("on", a.dataset.tab === tab);
-  if (tab === "history") loadHistory();
+  if (tab === "history") window.loadHistory ? loadHistory() : loadScript($("#history").dataset.script);
   if (tab === "fix") loadEvents();
   if (tab === "photo") loadScript($("#photo").dataset.script);
 }
@@ -336,6 +336,7 @@ function render(s) {
   renderSeats(s);
   renderPicker();
   if (!$("#fix").hidden) loadEvents();
+  if (app.onState) app.onState(s);
   return true;
 }
 
@@ -545,6 +546,8 @@ function pointsWords(kind, n) {
     : POINTS_WORDS[kind] || String(kind).replace(/-/g, " ");
   return `${what} for ${numberWord(n)}`;
 }
+/* expected points, in every view (History, Review, Photo's Which to throw; the coach's words too): one decimal */
+function tenths(x) { return (Math.round(x * 10) / 10).toFixed(1); }
 function cardsWords(list) { return (list || []).map(cardLabel).join(" "); }
 /* one event as players say it: names and cards (7♥), never codes, JSON or event types */
 function describe(e) {
@@ -681,88 +684,7 @@ $("#adjust").addEventListener("submit", async (ev) => {
   if (r) { f.reason.value = ""; render(r.state); showChanges(r.changed, "Adjusted"); loadEvents(); }
 });
 
-/* ---------- history ---------- */
-async function loadHistory() {
-  const d = await send("GET", "/api/games");
-  if (!d) return;
-  const t = d.tally || {};
-  $("#tally").textContent = Object.keys(t).length ? "Match tally (game points; a skunk counts 2): " + Object.entries(t).map(([k, v]) => `${k} ${v}`).join(", ") : "No finished games yet.";
-  app.latest = d.latest;
-  $("#games").replaceChildren(...d.games.map((g) => el("li", { "data-game": g.game_id },
-    el("div", {}, el("b", {}, `#${g.game_id} `), `${g.line || (g.players || []).join(" v ")} `,
-      g.winner ? `— ${g.winner_name || g.winner} won ${finalScore(g)}${g.skunk ? (g.skunk === "double" ? " (double skunk)" : " (skunk)") : ""}`
-        : `— in progress ${finalScore(g)}`),
-    g.created ? el("div", { class: "hint" }, new Date(g.created).toLocaleString()) : null,
-    el("div", { class: "given" }),
-    el("div", { class: "row" },
-      el("button", { type: "button", onclick: () => showChart(g.game_id) }, "Chart"),
-      el("button", { type: "button", onclick: () => viewGame(g.game_id === d.latest ? null : g.game_id) }, "View")))));
-  loadReviews(d.games.slice(0, REVIEWED_GAMES).map((g) => g.game_id));
-}
-/* the coach's review (GET /api/games/<id>/review): per player the expected points given away by
-   the discards of the deals whose hands were entered; Review opens it deal by deal */
-const REVIEWED_GAMES = 20;  // the newest games reviewed when the list opens, one at a time
-async function loadReviews(ids) {
-  for (const id of ids) {
-    let r;
-    try { r = await api("GET", `/api/games/${id}/review`); } catch (e) { continue; }
-    const li = $(`#games li[data-game="${id}"]`);
-    if (li) knownDiscards(id, li, r);
-    if (!li || !r.deals.length) continue;
-    li.querySelector(".given").textContent = "Given away by the discards (expected): "
-      + r.players.filter((p) => p.deals).map((p) => `${p.name} ${p.given_away.toFixed(1)}`).join(", ");
-    li.querySelector(".row").append(
-      el("button", { type: "button", class: "review-btn", onclick: () => showReview(id, r) }, "Review"));
-  }
-}
-/* deals whose cards dealt were not entered (a camera game): what is known, each player's kept
-   hand (counted in the show) and the crib, said as it is; the throws apart need My six */
-async function knownDiscards(id, li, r) {
-  const reviewed = new Set(r.deals.map((d) => d.deal));
-  let d;
-  try { d = await api("GET", `/api/games/${id}`); } catch (e) { return; }
-  const s = d.state;
-  const lines = (s.history || []).filter((h) => !reviewed.has(h.deal) && !h.misdeal && (h.shows || []).length)
-    .map((h) => {
-      const kept = h.shows.filter((sh) => !sh.crib).map((sh) => `${S.name(s, sh.seat)} kept ${cardsWords(sh.cards)}`);
-      const crib = h.shows.find((sh) => sh.crib);
-      return `Deal ${h.deal}: ${kept.join(", ")}${crib ? `; the crib held ${cardsWords(crib.cards)}` : ""}.`;
-    });
-  if (!lines.length) return;
-  li.append(el("details", { class: "known" }, el("summary", {}, `What is known of ${lines.length === 1 ? "a deal" : `${lines.length} deals`} not reviewed`),
-    ...lines.map((t) => el("p", {}, t)),
-    el("p", { class: "hint" }, "Who threw which crib cards is not known, so the discards cannot be judged: "
-      + "enter each player's cards dealt (My six) and the ones thrown on the Play tab before the starter.")));
-}
-function showReview(id, r) {
-  const box = $("#review");
-  const name = (seat) => (r.players.find((p) => p.seat === seat) || {}).name || seat;
-  const cards = (list) => list.flatMap((c, i) => (i ? [" ", cardEl(c)] : [cardEl(c)]));
-  box.replaceChildren(
-    el("h2", {}, `Game ${id}: the discards`),
-    el("p", { class: "hint" }, "Given away: the best choice's expected total less the kept cards' (hand ± crib, "
-      + "exact over every starter and crib)."),
-    el("p", { class: "review-total" }, r.players.filter((p) => p.deals)
-      .map((p) => `${p.name} ${p.given_away.toFixed(2)} over ${p.deals} deal${p.deals === 1 ? "" : "s"}`).join(" · ")),
-    el("ol", { class: "review-deals" }, ...r.deals.map((d) => el("li", { "data-deal": d.deal },
-      el("b", {}, `Deal ${d.deal}`), `, ${name(d.dealer)} deals`,
-      el("ul", {}, ...Object.entries(d.seats).map(([seat, v]) => el("li", { "data-seat": seat },
-        `${name(seat)} kept `, ...cards(v.kept), " threw ", ...cards(v.discards),
-        v.given_away > 0.005
-          ? el("div", {}, `gave away ${v.given_away.toFixed(2)}: the best was keep `, ...cards(v.best.keep),
-            `, ${v.best.total.toFixed(2)} against ${v.total.toFixed(2)}`)
-          : el("div", { class: "best" }, "the best choice"))))))));
-  box.hidden = false;
-  box.scrollIntoView({ block: "start" });
-}
-function finalScore(g) {
-  // each side's own score, in seat order (the order of g.line)
-  return g.score || Object.values(g.scores || {}).join("–");
-}
-async function showChart(id) {
-  const res = await fetch(`/api/games/${id}/chart.svg`);
-  if (res.ok) $("#chart-wrap").innerHTML = `<h2>Game ${id}</h2>` + (await res.text());
-}
+/* ---------- history: history.js, fetched when the tab first opens ---------- */
 async function viewGame(id) {
   if (id !== null && id === app.latest) id = null;  // the newest game is followed, not "viewed"
   app.follow = id === null;

@@ -297,7 +297,7 @@ function spaced(cards) {
 function adviceShown(r) {
   const seat = r.role === "dealer" ? "the crib is yours, total = hand + crib"
     : "the crib is your opponent's, total = hand − crib";
-  const figure = (x) => x.toFixed(2);
+  const figure = tenths;  // one decimal, as every view (app.js)
   return el("div", {},
     el("p", {}, el("b", {}, `Best ${r.options.length} of ${r.choices} ways to throw`)),
     el("p", { class: "hint" }, `As ${r.role}: ${seat}.`),

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     seats = SEATS.get(args.variant, 2)
     players = args.players or ",".join(NAMES[:seats])
     seats = len(players.split(","))
-    if args.zones and args.zones != "auto" and not Path(args.zones).is_file():
+    if args.zones is not None and args.zones != "auto" and not Path(args.zones).is_file():
         raise UsageError(f"no zones file {args.zones} (a zones JSON file, or auto)")
     found = Seats(seats) if args.zones == "auto" and seats in (2, 3, 4) else None
     zones = found.zones if found else Zones.load(args.zones, seats) if args.zones else Zones.default(seats)

@@ -367,6 +367,10 @@ async function resolveFlag(f, choice, picked) {
 }
 
 /* ---------- start ---------- */
+/* the Set-up step (the camera checks, live): setup.js and setup.css, fetched when first pressed */
+$("#cam-expect").before(el("button", { id: "cam-setup-open", type: "button", class: "ghost", "aria-expanded": "false",
+  onclick: () => (typeof setupToggle === "function" ? setupToggle()
+    : loadScript($("#camera").dataset.script.replace(/camera\.js$/, "setup.js"))) }, "Set up the camera"));
 camWatch.show = camUpdate;
 window.addEventListener("hashchange", () => { if (location.hash === "#camera") camSnap(); });
 document.addEventListener("visibilitychange", camSnap);

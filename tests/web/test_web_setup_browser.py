@@ -1,0 +1,165 @@
+"""The Camera tab's Set-up step in real Chromium at 390×844: a real companion whose camera plays
+a ``frames:`` folder of synthetic set-up frames, on waitress in this process. The step's script
+is fetched only when its button is pressed; it shows each check with ✓/✗, its advice and a
+picture, refreshes about once a second, and ends with "Lay one card in front of each player".
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import CHROMIUM_ARGS, TIMEOUT, chromium_path
+from test_web_setup import NAMES, write_frames
+
+from companion.camera import CameraService
+from companion.service import Companion
+from cribbage.gamelog import GameStore
+from web import create_app
+
+CHROMIUM = chromium_path()
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")]
+
+
+@contextmanager
+def serve(tmp_path: Path, frames: list[Any]) -> Iterator[str]:
+    """The app on waitress (a real server) with a camera looping over ``frames`` at 10 frames/s."""
+    from waitress import create_server
+
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    folder = write_frames(tmp_path / "frames", frames)
+    camera = CameraService(companion, f"frames:{folder}", tmp_path, realtime=True, loop=True)
+    companion.attach_camera(camera)
+    camera.start()
+    app = create_app(companion, {"DATA_DIR": tmp_path, "SSE_HEARTBEAT": 1.0})
+    server = create_server(app, host="127.0.0.1", port=0, threads=6)
+    stop = threading.Event()
+
+    def run() -> None:  # waitress's loop, stoppable: close() belongs to the loop's thread
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
+        server.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}/"
+    finally:
+        hub = app.extensions["crib"].hub
+        hub.close_all()  # end the live streams first, as crib serve does
+        deadline = time.monotonic() + 3
+        while hub.open_streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stop.set()
+        thread.join(5)
+        companion.close()
+
+
+@contextmanager
+def browse(url: str) -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests skipped: pip install playwright")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        expect(page.locator("#live")).to_have_text("live")
+        yield page
+        context.close()
+        chromium.close()
+        assert errors == [], errors
+
+
+def expect(locator: Any) -> Any:
+    return pytest.importorskip("playwright.sync_api").expect(locator)
+
+
+@pytest.fixture(scope="module")
+def good() -> Any:
+    from vision.synth.setup_frames import good_frame
+
+    return good_frame(3, "procedural-7", "wood_light")[0]
+
+
+@pytest.fixture
+def good_page(tmp_path: Path, good: Any) -> Iterator[Any]:
+    with serve(tmp_path, [good] * 3) as url, browse(url) as page:
+        yield page
+
+
+@pytest.fixture
+def dark_page(tmp_path: Path, good: Any) -> Iterator[Any]:
+    from vision.synth.setup_frames import too_dark
+
+    with serve(tmp_path, [too_dark(good, 0.12, seed=k) for k in range(3)]) as url, browse(url) as page:
+        yield page
+
+
+def open_setup(page: Any) -> Any:
+    page.click('#tabs a[data-tab="camera"]')
+    button = page.locator("#cam-setup-open")
+    expect(button).to_have_text("Set up the camera")
+    assert page.locator('script[src$="/setup.js"]').count() == 0  # not fetched until pressed
+    button.click()
+    step = page.locator("#cam-setup")
+    expect(step).to_be_visible()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    return step
+
+
+def test_the_set_up_step_shows_the_checks_live_and_ends_with_laying_the_cards(good_page: Any) -> None:
+    page = good_page
+    step = open_setup(page)
+    checks = step.locator("#setup-checks li")
+    expect(checks).to_have_count(len(NAMES))
+    assert [checks.nth(k).get_attribute("data-check") for k in range(len(NAMES))] == NAMES
+    expect(page.locator("#setup-verdict")).to_have_text("Ready to play")
+    for k in range(len(NAMES)):
+        item = checks.nth(k)
+        expect(item).to_have_attribute("data-ok", "yes")
+        expect(item.locator(".setup-mark")).to_have_text("✓")
+        expect(item.locator(".setup-say")).not_to_be_empty()
+        expect(item.locator(".setup-pic svg")).to_be_visible()  # the picture of what it means
+        box = item.locator(".setup-pic svg").bounding_box()
+        assert box["width"] <= 48 and box["height"] <= 48
+    expect(checks.nth(0).locator(".setup-say")).to_contain_text("Light is good")
+    # the step ends with the cards to lay
+    last = step.locator("#setup-last")
+    expect(last).to_contain_text("Lay one card in front of each player")
+    assert last.bounding_box()["y"] > checks.nth(len(NAMES) - 1).bounding_box()["y"]
+    expect(page.locator("#setup-cards")).to_contain_text(re.compile(r"\d+ cards seen"))
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    # live: asked again about once a second, each time of a newer frame
+    frame = int(page.locator("#setup-checks").get_attribute("data-frame"))
+    with page.expect_request(re.compile(r"/api/camera/checks$")):
+        pass
+    expect(page.locator("#setup-checks")).not_to_have_attribute("data-frame", str(frame))
+    # Done closes it and the asking stops; the button opens it again
+    page.click("#setup-done")
+    expect(step).to_be_hidden()
+    expect(page.locator("#cam-setup-open")).to_have_attribute("aria-expanded", "false")
+    page.click("#cam-setup-open")
+    expect(step).to_be_visible()
+    expect(checks).to_have_count(len(NAMES))
+
+
+def test_a_dark_table_says_turn_on_a_lamp(dark_page: Any) -> None:
+    page = dark_page
+    step = open_setup(page)
+    light = step.locator('#setup-checks li[data-check="light"]')
+    expect(light).to_have_attribute("data-ok", "no")
+    expect(light.locator(".setup-mark")).to_have_text("✗")
+    expect(light.locator(".setup-say")).to_contain_text("Too dark: turn on a lamp over the table")
+    expect(page.locator("#setup-verdict")).to_contain_text("Fix before the first deal: light on the table")
+    expect(step.locator("#setup-last")).to_contain_text("Lay one card in front of each player")

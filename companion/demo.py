@@ -2,8 +2,8 @@
 
 Two demos: :class:`DemoDealer` plays the random player's game by events (``crib serve --demo``);
 :class:`VideoDemo` is the game the camera follows in a filmed table (``crib serve --demo
---camera video:PATH``), one game a pass of the video, each pass replacing the last in History.
-Both step aside for a game started on the page.
+--camera video:PATH``), one game a pass of the video, each pass replacing the last in History
+and in the game log. Both step aside for a game started on the page.
 
 The moves are :func:`cribbage.game.simulate.random_events`' random player, with a fixed seed
 (every demo plays the same game) and only what a camera would send: Bob deals first; then
@@ -20,8 +20,10 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
+
+from cribbage.gamelog import DEMO_SOURCE
 
 log = logging.getLogger("companion")
 
@@ -55,8 +57,8 @@ class DemoTable(Protocol):
 
 
 class VideoTable(DemoTable, Protocol):
-    """What the video demo needs besides: the game's state, and a way to take a game out of the
-    list of games (:meth:`companion.service.Companion.retire`)."""
+    """What the video demo needs besides: the game's state, and a way to replace a demo game a
+    newer one took over (:meth:`companion.service.Companion.retire`: deleted from the log)."""
 
     def state(self, game_id: int) -> dict[str, Any]: ...
 
@@ -66,12 +68,13 @@ class VideoTable(DemoTable, Protocol):
 class VideoDemo:
     """The demo game the camera follows in a filmed table, one game a pass of the video.
 
-    :meth:`begin_pass` starts the pass's game of Alice and Bob (the rendered deals' first
-    dealer is A) and retires the last pass's game, so History keeps one demo game however long
-    the video loops. :meth:`followed` is the game the camera reads into: the demo's own game,
-    never another; while a game started on the page is in progress it is None (the camera
-    pauses and the video's cards go nowhere), and a pass that begins then starts nothing. Once
-    that game is over, the next pass starts the demo again.
+    :meth:`begin_pass` starts the pass's game (the rendered deals' first dealer is A) and
+    retires the last pass's game and any ``earlier`` demo game (an earlier run's), so History
+    and the game log keep one demo game however long the video loops. :meth:`followed` is the
+    game the camera reads into: the demo's own game, never another; while a game started on
+    the page is in progress it is None (the camera pauses and the video's cards go nowhere),
+    and a pass that begins then starts nothing. Once that game is over, the next pass starts
+    the demo again. An earlier run's unfinished demo game is the demo's, not a game in progress.
 
     >>> from companion.service import Companion
     >>> from cribbage.gamelog import GameStore
@@ -79,7 +82,7 @@ class VideoDemo:
     >>> demo = VideoDemo(table)
     >>> first = demo.begin_pass(); demo.followed() == first
     True
-    >>> second = demo.begin_pass(); [g["id"] for g in table.games()] == [second]
+    >>> second = demo.begin_pass(); [g["id"] for g in table.store.games()] == [second]
     True
     >>> real = table.new_game({"players": ["Ann", "Bob"]})
     >>> demo.followed(), demo.begin_pass(), table.latest_game() == real
@@ -90,22 +93,22 @@ class VideoDemo:
     NAMES = NAMES
     DEALER = "A"  # who deals the video's first deal
 
-    def __init__(self, table: VideoTable) -> None:
+    def __init__(self, table: VideoTable, earlier: Iterable[int] = ()) -> None:
         self.table = table
         self.game_id: int | None = None  # the game the camera follows, None while paused
-        self._last: int | None = None  # the last pass's game, followed or paused
+        self._mine: set[int] = set(earlier)  # demo games still kept: the last pass's, an earlier run's
         self._lock = threading.Lock()
 
     def _real_game_on(self) -> bool:
         """Whether the newest game is one of the table's own, still in progress."""
         latest = self.table.latest_game()
-        if latest is None or latest == self.game_id:
+        if latest is None or latest == self.game_id or latest in self._mine:
             return False
         return self.table.state(latest).get("phase") != "over"
 
     def begin_pass(self) -> int | None:
-        """A pass of the video begins: the demo's new game (the last pass's retired), or None
-        while a game started on the page is in progress."""
+        """A pass of the video begins: the demo's new game (the last pass's and an earlier run's
+        retired), or None while a game started on the page is in progress."""
         with self._lock:
             if self._real_game_on():
                 if self.game_id is not None:
@@ -113,10 +116,11 @@ class VideoDemo:
                 self.game_id = None
                 return None
             game = self.table.new_game(dict(SETTINGS, players=list(self.NAMES)))
-            self.table.apply(game, {"type": "dealer", "seat": self.DEALER}, source="demo")
-            if self._last is not None:
-                self.table.retire(self._last)
-            self.game_id = self._last = game
+            self.table.apply(game, {"type": "dealer", "seat": self.DEALER}, source=DEMO_SOURCE)
+            for old in sorted(self._mine - {game}):  # older than the new game: each can go
+                self.table.retire(old)
+            self._mine = {game}
+            self.game_id = game
             return game
 
     def followed(self) -> int | None:
@@ -183,7 +187,7 @@ class DemoDealer:
                 log.info("demo: another game started; the demo stops")
                 return
             try:
-                self.table.apply(self.game_id, event, source="demo")
+                self.table.apply(self.game_id, event, source=DEMO_SOURCE)
             except Exception:
                 log.exception("demo: event refused; the demo stops")
                 return

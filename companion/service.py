@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.buttons import ButtonPresses
 from companion.leds import BoardLeds
+from cribbage.gamelog import DEMO_SOURCE
 
 if TYPE_CHECKING:
     from companion.camera import CameraService
@@ -255,9 +256,20 @@ class Companion:
         return [g for g in self.store.games() if g.get("id") not in self._retired]
 
     def retire(self, game_id: int) -> None:
-        """Leave game ``game_id`` out of :meth:`games` (History, the match tally): a demo game a
-        newer pass of the demo video replaced. It stays in the log, and ``/games/<id>`` shows it."""
-        self._retired.add(game_id)
+        """A demo game a newer pass of the demo video replaced: deleted from the log
+        (:meth:`cribbage.gamelog.GameStore.delete_demo_game`, which keeps any game the demo did
+        not start), so History, the match tally and the database hold one demo game however long
+        the video loops. One the log keeps (storage trouble, or the newest game) is still left
+        out of :meth:`games` while the companion runs."""
+        from cribbage.errors import StorageError
+
+        try:
+            deleted = self.store.delete_demo_game(game_id)
+        except StorageError as exc:
+            log.warning("demo: game %s cannot be deleted (%s); History leaves it out", game_id, exc)
+            deleted = False
+        if not deleted:
+            self._retired.add(game_id)
         self._tell("games", {"latest": self.store.latest_game()})
 
     def latest_game(self) -> int | None:
@@ -460,16 +472,16 @@ def real_game_in_progress(companion: Companion) -> int | None:
     if game is None or companion.state(game).get("phase") == "over":
         return None
     events = companion.events(game)
-    return None if events and events[0].get("source") == "demo" else game
+    return None if events and events[0].get("source") == DEMO_SOURCE else game
 
 
 def earlier_demo_games(companion: Companion) -> list[int]:
     """The games an earlier demo started (their first event came from the demo): a new run of the
-    demo video replaces them in History as each pass replaces the last."""
+    demo video replaces them, in History and in the log, as each pass replaces the last."""
     out = []
     for game in companion.store.games():
         events = companion.events(int(game["id"]))
-        if events and events[0].get("source") == "demo":
+        if events and events[0].get("source") == DEMO_SOURCE:
             out.append(int(game["id"]))
     return out
 
@@ -487,10 +499,11 @@ def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> Ca
     new_game = None
     follows: Any = companion
     if config.demo:
-        for game in earlier_demo_games(companion):
-            companion.retire(game)
-        demo = VideoDemo(companion)
-        demo.begin_pass()
+        earlier = earlier_demo_games(companion)
+        demo = VideoDemo(companion, earlier=earlier)
+        if demo.begin_pass() is None:  # a game of the table's own is on: the earlier ones go now
+            for game in earlier:
+                companion.retire(game)
         new_game = demo.begin_pass
         follows = DemoCameraView(companion, demo)
     options: dict[str, Any] = {"realtime": True, "loop": config.demo, **camera}

@@ -4,8 +4,9 @@ A database holds many games. Each event is checked by folding it into the game i
 only a legal event is written (a refused event is never stored, and the state is unchanged),
 and the new state is returned once the row is committed (WAL journal, ``synchronous=FULL``,
 so a pulled plug loses at most the event in flight). Corrections and undo are new rows that
-supersede old ones: nothing is ever deleted or rewritten, and the state is always the fold of
-the rows.
+supersede old ones: nothing is rewritten, and the state is always the fold of the rows. The one
+deletion is a whole game the demo started, once a newer game replaces it
+(:meth:`GameStore.delete_demo_game`): a game started anywhere else is never deleted.
 
 >>> import tempfile, os
 >>> store = GameStore(os.path.join(tempfile.mkdtemp(), "games.db"))
@@ -46,9 +47,12 @@ from cribbage.game import Game, Settings
 from cribbage.game.limits import check_text
 from cribbage.storage import DAMAGED, integrity_problems, open_error, storage_error
 
-__all__ = ["SCHEMA_VERSION", "GameStore"]
+__all__ = ["DEMO_SOURCE", "SCHEMA_VERSION", "GameStore"]
 
 SCHEMA_VERSION = 2
+DEMO_SOURCE = "demo"
+"""The ``source`` of the events a demo sends (``crib serve --demo``): a game whose first event
+came from it is the demo's own, the only kind :meth:`GameStore.delete_demo_game` deletes."""
 CHECK_SECONDS = 10.0
 """The longest the integrity check at open may take; a longer one is stopped and skipped."""
 
@@ -285,6 +289,42 @@ class GameStore:
                 out.append({"id": game_id, "created": created,
                             "settings": json.loads(settings), **data})
         return out
+
+    def delete_demo_game(self, game_id: int) -> bool:
+        """Delete game ``game_id`` and its events, in one transaction, if the demo started it (its
+        first event's ``source`` is :data:`DEMO_SOURCE`) and a newer game has replaced it; returns
+        whether it was deleted. Anything else is kept and answers False: a game started on the
+        page or by the ``crib`` command (even one the demo later played into), a game with no
+        events yet, the newest game (so its number is never given to another game: SQLite would
+        reuse the highest), no such game, or not a game number at all. Storage trouble is a
+        :class:`~cribbage.errors.StorageError`, and the game is then as it was.
+
+        >>> store = GameStore(":memory:")
+        >>> demo = store.new_game({"players": ["Ann", "Bob"]})
+        >>> _ = store.apply(demo, {"type": "dealer", "seat": "A"}, source=DEMO_SOURCE)
+        >>> store.delete_demo_game(demo)  # the newest game is kept
+        False
+        >>> page = store.new_game({"players": ["Ann", "Bob"]})
+        >>> store.delete_demo_game(demo), store.delete_demo_game(page), store.delete_demo_game("1")
+        (True, False, False)
+        >>> [g["id"] for g in store.games()] == [page]
+        True
+        >>> store.close()
+        """
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**63:
+            return False
+        with self._lock:
+            with self._transaction():
+                first = self._db.execute(
+                    "SELECT source FROM events WHERE game_id = ? ORDER BY seq LIMIT 1", (game_id,)
+                ).fetchone()
+                newest = self._db.execute("SELECT max(id) FROM games").fetchone()[0]
+                if first is None or first[0] != DEMO_SOURCE or newest is None or game_id >= newest:
+                    return False
+                self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+                self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            self._cache.pop(game_id, None)
+            return True
 
     def restore_game(self, game_id: int, created: str, settings: dict[str, Any],
                      rows: list[tuple[int, str, str, str]]) -> int:

@@ -1,7 +1,7 @@
 """Following a game from the camera: the deal videos through the tracker, and its misses.
 
     python benchmarks/bench_tracking.py [--scenarios golden,three,...] [--decks procedural-7,default]
-                                        [--miss 6] [--serve]
+                                        [--miss 6] [--serve] [--zones auto|protocol]
 
 Renders (once, with progress; then cached) the deal videos of :mod:`vision.synth.golden`: the two
 golden deals (a 31, goes, his heels), three players, four (partners), the five-card game, a whole
@@ -19,6 +19,12 @@ the starter, the plays and the crib, and counts the silent misses: a card that n
 within 10 frames of lying still. ``--serve`` also runs ``crib serve``'s camera service on the
 ``video:`` backend at the video's own pace and prints the time from a card lying still to its
 LED frame sent.
+
+``--zones auto`` follows each video with the seats found from the cards
+(:mod:`vision.track.seats`) and prints each seat's edge and the frame the seats were settled at
+beside the first play's; ``--zones protocol``, the table protocol's fixed zones. By default the
+turned scenarios (``quarter``, ``half``, ``three-quarter``, ``four-half``: the camera turned)
+are followed with ``auto`` and the others with the protocol's zones.
 
 Targets (issue 35): every event and score exact; each card within 10 frames; no silent miss;
 mean at most 15 ms and 95th percentile at most 60 ms per frame.
@@ -39,6 +45,7 @@ from cribbage.gamelog import GameStore
 from vision.camera import source_for_path
 from vision.synth.golden import SCENARIOS, event_keys, golden_video
 from vision.track import Follower, Seen, Tracker, Zones, events_json
+from vision.track.seats import Seats
 from vision.track.tracker import read_with_reader
 
 CARD_ACTIONS = ("starter", "play", "crib")
@@ -51,14 +58,17 @@ def expected(truth: dict[str, Any]) -> tuple[list[tuple[Any, ...]], dict[str, in
 
 
 def follow(path: Path, truth: dict[str, Any], reader: Any = None,
-           on_frame: Any = None) -> tuple[Any, Any]:
-    """Follow the video at ``path`` in a new game of its table (its truth's settings)."""
+           on_frame: Any = None, auto: bool = False) -> tuple[Any, Any]:
+    """Follow the video at ``path`` in a new game of its table (its truth's settings); ``auto``:
+    with the seats found from the cards (the follower's tracker holds them: ``tracker.seats``)."""
     settings = truth.get("settings") or {"players": "Ann,Bob"}
     store = GameStore(":memory:")
     game = StoreGame(store, store.new_game(settings))
     game.apply({"type": "dealer", "seat": truth.get("dealer", "A")})
     players = len(game.state()["players"])
-    follower = Follower(game, Tracker(Zones.default(players), reader=reader))
+    seats = Seats(players) if auto else None
+    zones = seats.zones if seats else Zones.default(players)
+    follower = Follower(game, Tracker(zones, reader=reader, seats=seats))
     source = source_for_path(path)
     source.open()
     followed = follow_frames(source, follower,
@@ -194,12 +204,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--miss", type=int, default=0, metavar="N",
                         help="also follow the golden video N times with the reader blind to one card")
     parser.add_argument("--serve", action="store_true", help="also time crib serve's camera on video:")
+    parser.add_argument("--zones", choices=("auto", "protocol"), default=None,
+                        help="the seats found from the cards, or the protocol's zones (default: auto "
+                        "for the turned scenarios, the protocol's for the others)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     ok = True
     for label, path, truth in videos(args.scenarios.split(","), args.decks.split(",")):
         want, scores = expected(truth)
-        followed, state = follow(path, truth)
+        auto = args.zones == "auto" or (args.zones is None and bool(truth.get("turn")))
+        followed, state = follow(path, truth, auto=auto)
+        label += " (auto)" if auto else ""
         sent = events_json(followed.follower.applied)
         got = event_keys(sent)
         exact = got == want and state["scores"] == scores
@@ -215,6 +230,13 @@ def main(argv: list[str] | None = None) -> int:
             k = next(k for k in range(max(len(got), len(want)))
                      if k >= len(got) or k >= len(want) or got[k] != want[k])
             print(f"    first difference at event {k}: got {got[k:k + 3]}, want {want[k:k + 3]}")
+        seats = followed.follower.tracker.seats
+        if seats is not None:
+            first = next((e["frame"] for e in sent if e["type"] == "play"), None)
+            edges = ", ".join(f"{s} {e}" for s, e in seats.to_json()["edges"].items())
+            print(f"{'':>30}  seats: {edges}; settled at frame {seats.frame} "
+                  f"by {seats.by[0] if seats.by else '-'}'s card (the first play's at frame {first})"
+                  if seats.settled else f"{'':>30}  seats: NOT settled")
         if args.serve and label.startswith("golden"):
             lat = serve_latency(path, truth)
             if lat:

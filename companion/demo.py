@@ -1,4 +1,4 @@
-"""The demo behind ``crib serve --demo``: a game of Alice and Bob that plays itself, slowly.
+"""The demo behind ``crib serve --demo``: a game of Ann and Bob that plays itself, slowly.
 
 Two demos: :class:`DemoDealer` plays the random player's game by events (``crib serve --demo``);
 :class:`VideoDemo` is the game the camera follows in a filmed table (``crib serve --demo
@@ -23,12 +23,13 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
+from companion.names import default_players
 from cribbage.gamelog import DEMO_SOURCE
 
 log = logging.getLogger("companion")
 
-NAMES = ("Alice", "Bob")
-"""The demo's players."""
+NAMES = tuple(default_players(2))
+"""The demo's players: the names ``crib track`` gives too (:mod:`companion.names`)."""
 SETTINGS: dict[str, Any] = {"players": list(NAMES), "variant": "six-card", "counting": "auto"}
 """The demo game's settings, as the page's new-game form sends them."""
 SEED = 121
@@ -84,7 +85,7 @@ class VideoDemo:
     True
     >>> second = demo.begin_pass(); [g["id"] for g in table.store.games()] == [second]
     True
-    >>> real = table.new_game({"players": ["Ann", "Bob"]})
+    >>> real = table.new_game({"players": ["Cy", "Dee"]})
     >>> demo.followed(), demo.begin_pass(), table.latest_game() == real
     (None, None, True)
     >>> table.close()

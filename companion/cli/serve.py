@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--buttons", action="store_true",
                    help="read the board's buttons (gpiozero: undo, go per seat) on a Raspberry Pi")
     p.add_argument("--demo", action="store_true",
-                   help="start a demo game (Alice v Bob, random moves) that plays itself slowly, "
+                   help="start a demo game (Ann v Bob, random moves) that plays itself slowly, "
                    "for a first look")
     p.add_argument("--demo-step", type=float, default=2.5, metavar="SECONDS",
                    help="seconds between the demo's moves (default 2.5)")

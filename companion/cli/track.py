@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.base import UsageError, print_json
+from companion.names import default_players
 
 VARIANTS = ("six-card", "five-card", "three-player", "four-player")
 SEATS = {"three-player": 3, "four-player": 4}
-NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.track.seats import Seats
 
     seats = SEATS.get(args.variant, 2)
-    players = args.players or ",".join(NAMES[:seats])
+    players = args.players or ",".join(default_players(seats))
     seats = len(players.split(","))
     if args.zones is not None and args.zones != "auto" and not Path(args.zones).is_file():
         raise UsageError(f"no zones file {args.zones} (a zones JSON file, or auto)")

@@ -11,6 +11,7 @@ from typing import Any
 import cv2
 import pytest
 
+from companion.names import PLAYER_NAMES
 from tests.web.browserkit import start_server, stop_server
 from vision.synth.compose import drawn_table
 
@@ -48,7 +49,7 @@ def test_the_demo_follows_a_video_into_the_game_the_page_and_the_leds(tmp_path: 
             if len(state["plays"]) == 2:
                 break
             time.sleep(0.2)
-        assert state["players"][0]["name"] == "Alice" and state["starter"] == "JH"
+        assert state["players"][0]["name"] == PLAYER_NAMES[0] and state["starter"] == "JH"
         assert [(p["seat"], p["card"]) for p in state["plays"]] == [("B", "5S"), ("A", "TS")]
         assert state["scores"] == {"A": 4, "B": 0}  # his heels, then fifteen two
         events = get(url + f"api/games/{state['game']}/events")

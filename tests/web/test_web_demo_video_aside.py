@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion.names import PLAYER_NAMES
 from companion.service import Companion, ServeConfig, start_camera
 from cribbage.gamelog import GameStore
 from tests.track.table import DrawnTable, patch_reader
@@ -111,7 +112,7 @@ def test_each_pass_of_the_demo_video_replaces_the_last_in_history(demo: tuple[Co
         reel.play(lambda: starter(companion, companion.latest_game()) == "7C")
     listed = companion.games()
     assert len(listed) == 1 and listed[0]["id"] == companion.latest_game() != first
-    assert [p["name"] for p in companion.state(listed[0]["id"])["players"]] == ["Alice", "Bob"]
+    assert [p["name"] for p in companion.state(listed[0]["id"])["players"]] == list(PLAYER_NAMES[:2])
 
 
 def test_a_game_started_on_the_page_pauses_the_demo_and_never_gets_the_video_s_cards(

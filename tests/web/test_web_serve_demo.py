@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from companion.demo import NAMES, SETTINGS, DemoDealer, demo_events
+from companion.names import PLAYER_NAMES
 from companion.service import Companion
 from cribbage.errors import RuleError
 from cribbage.game import Settings
@@ -70,7 +71,7 @@ def test_the_demo_stops_at_an_event_the_game_refuses(caplog: pytest.LogCaptureFi
         assert demo.start() == 7
         time.sleep(0.4)
         demo.stop()
-    assert table.settings == {"players": ["Alice", "Bob"], "variant": "six-card", "counting": "auto"}
+    assert table.settings == {"players": list(PLAYER_NAMES[:2]), "variant": "six-card", "counting": "auto"}
     assert table.applied == list(demo_events())[:3]
     assert "demo: event refused; the demo stops" in caplog.text
     assert "game over" not in caplog.text

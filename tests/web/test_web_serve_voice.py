@@ -36,7 +36,7 @@ def test_serve_says_the_demo_on_the_voice_chosen(tmp_path: Path, monkeypatch: py
     assert len(lines) >= 3
     first_args, first_text = lines[0].split("|", 1)
     assert first_args.startswith(f"-v en-gb -s 160 -w {tmp_path / 'wav'}/0001-")
-    assert first_text.startswith(("Alice: ", "Bob: ", "Alice's crib: ", "Bob's crib: "))
+    assert first_text.startswith(("Ann: ", "Bob: ", "Ann's crib: ", "Bob's crib: "))  # the demo's players
 
 
 def _lines(path: Path) -> list[str]:

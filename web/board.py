@@ -2,7 +2,8 @@
 
 Every hole is a circle with ``id="h{track}-{hole}"`` in the group of holes; the page's script
 moves each seat's two pegs (``id="peg-{seat}-front"`` and ``-back``) onto the hole a score maps
-to. Streets of five are shaded, skunk lines drawn across the tracks, start and game holes marked.
+to. Streets of five are shaded, skunk lines drawn across the tracks, start and game holes marked;
+a 61-point game on a board of 121 has its game hole, 61, ringed as well (``hole game goal``).
 
 The drawing is for a phone across the table, not to scale: it is cropped to the holes (the
 board's margins left out) and each hole is drawn wider than the drilled one (a third of the
@@ -13,6 +14,8 @@ peg, larger than its hole and ringed in white, stands out on the wood.
 >>> svg = board_svg(BoardLayout.standard(tracks=2).to_dict())
 >>> svg.count('<circle id="h') + svg.count('class="hole '), 'id="h1-121"' in svg, 'id="peg-B-back"' in svg
 (244, True, True)
+>>> '<circle class="hole game goal" id="h0-61"' in board_svg(BoardLayout.standard(target=61).to_dict())
+True
 """
 
 from __future__ import annotations
@@ -59,8 +62,9 @@ def board_svg(layout: dict[str, Any]) -> str:
                 f'<title>skunk line: {line["after"]} or less</title></line>'
             )
     parts.append('<g class="hole">')  # the holes take their colour from the group
+    goal = int(layout["target"]) if int(layout["target"]) < int(layout["game_hole"]) else None
     for hole in layout["holes"]:
-        kind = hole["kind"]
+        kind = "game goal" if hole["hole"] == goal and layout["laps"] == 1 else hole["kind"]
         css = "" if kind == "hole" else f' class="hole {kind}"'
         parts.append(
             f'<circle{css} id="h{hole["track"]}-{hole["hole"]}" '

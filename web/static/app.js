@@ -327,11 +327,17 @@ function render(s) {
   $("#dealer").textContent = s.dealer ? S.name(s, s.dealer) : "–";
   $("#starter").replaceChildren(s.starter ? cardEl(s.starter) : "–");
   $("#count").textContent = s.count === undefined || s.count === null ? "–" : s.count;
-  $("#series").replaceChildren(...((s.series || []).map((c) => cardEl(typeof c === "string" ? c : c.card))));
+  $("#series").replaceChildren(...seriesEls(s));
+  // the Play tab: the scores, and the count and cards of the series
+  $("#play-board").replaceChildren(...S.sides(s).map((d) => {
+    const b = el("b", { class: "chip", "data-side": d.id }, `${d.name} ${S.score(s, d.id)}`);
+    b.style.borderColor = d.colour || "";
+    return b;
+  }), s.phase === "play" ? el("span", { class: "hint" }, `count ${s.count}`) : "", ...seriesEls(s));
   renderMuggins(s);
   const w = $("#winner");
   w.hidden = !s.winner;
-  w.textContent = S.winnerText(s);
+  w.replaceChildren(S.winnerText(s), " ", rematchBtn());
   ensureBoard(s).then(() => placePegs(app.state));
   renderSeats(s);
   renderPicker();
@@ -340,6 +346,20 @@ function render(s) {
   return true;
 }
 
+/* each card of the series with who laid it (the newest play of that card) */
+function seriesEls(s) {
+  return (s.series || []).map((c) => {
+    const card = typeof c === "string" ? c : c.card, p = (s.plays || []).filter((q) => q.card === card).pop();
+    return el("span", { class: "laid" }, cardEl(card), p ? el("small", {}, S.name(s, p.seat)) : "");
+  });
+}
+/* the end of a game: the same players, variant and settings, a new game */
+function rematchBtn() {
+  return el("button", { type: "button", class: "primary rematch", onclick: async () => {
+    const r = await send("POST", "/api/games", app.state.settings);
+    if (r) started(r);
+  } }, "Rematch");
+}
 function renderMuggins(s) {
   const box = $("#muggins");
   const chances = Array.isArray(s.muggins) ? s.muggins : [];
@@ -400,6 +420,7 @@ function renderSeats(s) {
     onclick: () => { app.seat = p.seat; renderSeats(app.state); },
   }, p.name)));
   $("#next").textContent = S.nextText(s);
+  if (s.winner) $("#next").append(" ", rematchBtn());
   $("#claim-row").hidden = !(S.claims(s) && ["show", "crib"].includes(app.act));
   $("#penalty-row").hidden = app.act !== "misdeal";
   for (const b of $$("#actions .deal-only")) b.hidden = s.phase !== "deal";
@@ -522,12 +543,13 @@ $("#send").addEventListener("click", async () => {
     if (r.state.next && r.state.next !== "crib") app.seat = r.state.next;
     render(r.state); renderPicker();
     showChanges(r.changed, "Recorded");
+    $("#play-info").scrollIntoView({ block: "nearest" });  // what is next, and what was recorded: in view
   }
 });
 function showChanges(changed, what) {
   const s = app.state;
   const text = (changed || []).map((c) => `${S.sideName(s, c.seat)} ${c.from} → ${c.to}`).join(", ");
-  $("#changed").textContent = text ? `${what}: ${text}` : `${what}: no score changed`;
+  $("#changed").textContent = $("#play-said").textContent = text ? `${what}: ${text}` : `${what}: no score changed`;
   toast(text ? `${what}: ${text}` : what);
 }
 
@@ -738,13 +760,15 @@ $("#new-form").addEventListener("submit", async (ev) => {
     muggins: f.muggins.checked, counting: f.counting.value,
   };
   const r = await send("POST", "/api/games", body);
-  if (r) {
-    app.follow = true; app.gameId = r.game_id; app.lastJson = "";
-    render(r.state); connect();
-    location.hash = "#play";
-    toast(`Game ${r.game_id} started`);
-  }
+  if (r) started(r);
 });
+function started(r) {
+  app.follow = true; app.gameId = r.game_id; app.lastJson = "";
+  $("#play-said").textContent = "";
+  render(r.state); connect();
+  location.hash = "#play";
+  toast(`Game ${r.game_id} started`);
+}
 
 /* ---------- start ---------- */
 buildPicker($("#picker"), pick);

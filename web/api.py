@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file, session
 
-from cribbage.cards import parse_card, parse_cards
+from cribbage.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card, parse_cards
 from cribbage.errors import CribbageError, InputError, RuleError
 from cribbage.game.limits import MAX_EVENT_BYTES, load_json
 from cribbage.game.settings import COLOURS, VARIANTS
@@ -166,6 +166,7 @@ def get_session() -> Response:
         max_streams=c.hub.max_streams,
         variants={name: variant.to_json() for name, variant in VARIANTS.items()},
         colours=list(COLOURS),
+        cards={"ranks": RANKS, "suits": SUITS, "symbols": SUIT_SYMBOLS},  # the page's card alphabet
     )
 
 

@@ -51,8 +51,8 @@ def test_the_chart_opens_under_its_game_and_follows_it(phone: Any) -> None:
     expect(chart).to_contain_text("Sam 0")
     assert in_view(page, chart), chart.bounding_box()
     # the live game moves on (sent from elsewhere, as another phone or the camera would): it follows
-    page.evaluate("(g) => api('POST', `/api/games/${g}/events`, {type: 'adjust', seat: 'A', points: 5, reason: 'test'})",
-                  game)
+    page.evaluate("(g) => api('POST', `/api/games/${g}/events`, "
+                  "{type: 'adjust', seat: 'A', points: 5, reason: 'test'})", game)
     expect(chart).to_contain_text("Sam 5")
     # an older game's chart opens under that game, and the newer one's closes
     old = page.locator("#games li").nth(3)

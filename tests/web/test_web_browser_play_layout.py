@@ -42,8 +42,8 @@ def assert_in_view_below_the_bars(page: Any, selector: str) -> None:
     """Seen whole: below the sticky header and tabs, above the bottom of the screen."""
     bars = max(rect(page, "nav")["bottom"], rect(page, "header")["bottom"])
     got = rect(page, selector)
-    assert got["height"] > 0 and got["top"] >= bars - 1 and got["bottom"] <= page.viewport_size["height"] + 1, (
-        selector, got, bars)
+    bottom = page.viewport_size["height"] + 1
+    assert got["height"] > 0 and got["top"] >= bars - 1 and got["bottom"] <= bottom, (selector, got, bars)
 
 
 def assert_toast_covers_nothing(page: Any) -> None:
@@ -53,11 +53,12 @@ def assert_toast_covers_nothing(page: Any) -> None:
     assert toast["height"] > 0 and toast["bottom"] <= bars + 1, (toast, bars)
 
 
-def test_the_play_tab_shows_the_scores_and_the_series_and_the_table_who_laid_each(phone: Any) -> None:
+def test_the_play_tab_shows_scores_and_series_and_the_table_who_laid_each(phone: Any) -> None:
     page = phone
     new_game(page, names=("Ann", "Bob"))
     send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
-                       {"type": "play", "seat": "A", "card": "JC"}, {"type": "play", "seat": "B", "card": "5S"}])
+                       {"type": "play", "seat": "A", "card": "JC"},
+                       {"type": "play", "seat": "B", "card": "5S"}])
     board = page.locator("#play-board")
     expect(board.locator(".chip")).to_have_text(["Ann 0", "Bob 2"])
     expect(board).to_contain_text("count 15")
@@ -102,7 +103,8 @@ def test_the_picker_starts_above_the_fold(phone: Any) -> None:
         page.evaluate("() => window.scrollTo(0, 0)")
         key = rect(page, '#picker button[data-card="AS"]')
         assert key["bottom"] <= height, (key, height)
-        keys = page.eval_on_selector_all("#picker .pick", "(es) => es.map((e) => e.getBoundingClientRect().width)")
+        keys = page.eval_on_selector_all(
+            "#picker .pick", "(es) => es.map((e) => e.getBoundingClientRect().width)")
         assert min(keys) >= 40, min(keys)
 
 
@@ -122,7 +124,8 @@ def test_a_61_point_game_has_a_mark_at_61_and_ends_with_a_rematch(phone: Any) ->
     expect(page.locator("#h0-61")).to_have_class(re.compile(r"\bgoal\b"))
     expect(page.locator("#h1-61")).to_have_class(re.compile(r"\bgoal\b"))
     assert page.locator("svg.board .goal").count() == 2
-    send_events(page, [{"type": "dealer", "seat": "A"}, {"type": "adjust", "seat": "B", "points": 61, "reason": "test"}])
+    send_events(page, [{"type": "dealer", "seat": "A"},
+                       {"type": "adjust", "seat": "B", "points": 61, "reason": "test"}])
     winner = page.locator("#winner")
     expect(winner).to_contain_text("Bob wins")
     winner.locator("button.rematch").click()
@@ -135,7 +138,8 @@ def test_a_61_point_game_has_a_mark_at_61_and_ends_with_a_rematch(phone: Any) ->
     assert settings["target"] == 61 and settings["counting"] == "claim"
     assert page.evaluate("() => app.state.scores") == {"A": 0, "B": 0}
     # the Play tab offers it too, at the end of the game
-    send_events(page, [{"type": "dealer", "seat": "A"}, {"type": "adjust", "seat": "A", "points": 61, "reason": "test"}])
+    send_events(page, [{"type": "dealer", "seat": "A"},
+                       {"type": "adjust", "seat": "A", "points": 61, "reason": "test"}])
     expect(page.locator("#next button.rematch")).to_be_visible()
 
 
@@ -146,7 +150,8 @@ def test_labels_over_a_read_photo_are_dark_in_a_light_halo(phone: Any, tmp_path:
     label = page.locator("#photo-view svg text").first
     expect(label).to_be_visible()
     style = label.evaluate("""(t) => { const s = getComputedStyle(t);
-      return {fill: s.fill, stroke: s.stroke, width: parseFloat(s.strokeWidth), size: parseFloat(s.fontSize)}; }""")
+      return {fill: s.fill, stroke: s.stroke, width: parseFloat(s.strokeWidth),
+              size: parseFloat(s.fontSize)}; }""")
 
     def luminance(colour: str) -> float:
         r, g, b = (int(v) for v in re.findall(r"\d+", colour)[:3])

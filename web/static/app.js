@@ -5,7 +5,7 @@
 
 const $ = (sel, el = document) => el.querySelector(sel);
 const $$ = (sel, el = document) => Array.from(el.querySelectorAll(sel));
-const RANKS = "A23456789TJQK", SUITS = "SHDC", SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
+let RANKS = "", SUITS = "", SUIT_SYM = {};  // the engine's card alphabet (GET /api/session: cards)
 const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"];
 /* the engine's phases as players say them (never the phase's internal name) */
 const PHASE_WORDS = { cut: "Dealer?", deal: "Starter", play: "Play", show: "Counting", over: "Game over" };
@@ -70,6 +70,9 @@ async function refreshSession() {
   const s = await api("GET", "/api/session");
   app.csrf = s.csrf;
   app.variants = s.variants || {}; app.colours = s.colours || [];
+  const c = s.cards || {};
+  RANKS = c.ranks || RANKS; SUITS = c.suits || SUITS;
+  SUIT_SYM = Object.fromEntries([...SUITS].map((k, i) => [k, (c.symbols || "")[i] || k]));
   document.body.dataset.pin = s.pin;
   document.body.dataset.unlocked = s.unlocked ? "yes" : "no";
   showUnlock(false);
@@ -771,10 +774,11 @@ function started(r) {
 }
 
 /* ---------- start ---------- */
-buildPicker($("#picker"), pick);
-buildPicker($("#edit-picker"), editPick);
 showUnlock(false);
-showTab();
 if (document.body.dataset.leds === "sim") refreshLeds();
 // the session first: the variants it carries say how many cards a hand keeps and fill the New form
-refreshSession().catch((e) => toast(e.message, true)).then(() => { renderPlayerFields(); return loadGame(); }).then(connect);
+// (and the card alphabet the pickers are built from)
+refreshSession().catch((e) => toast(e.message, true)).then(() => {
+  buildPicker($("#picker"), pick); buildPicker($("#edit-picker"), editPick); showTab();
+  renderPlayerFields(); return loadGame();
+}).then(connect);

@@ -90,6 +90,7 @@ function setupSeen() { return setup.open && !$("#camera").hidden && document.vis
 async function setupRefresh() {
   if (setup.timer || setup.busy || !setupSeen()) return;
   setup.busy = true;
+  const asked = Date.now();
   try {
     setupShow(await api("GET", "/api/camera/checks"));
   } catch (e) {
@@ -99,7 +100,9 @@ async function setupRefresh() {
   } finally {
     setup.busy = false;
   }
-  if (setupSeen()) setup.timer = setTimeout(() => { setup.timer = null; setupRefresh(); }, SETUP_EVERY_MS);
+  // once a second from one asking to the next (the answer's own time counted), never two at once
+  const wait = Math.max(200, SETUP_EVERY_MS - (Date.now() - asked));
+  if (setupSeen()) setup.timer = setTimeout(() => { setup.timer = null; setupRefresh(); }, wait);
 }
 function setupToggle(open = !setup.open) {
   setup.open = open;

@@ -33,7 +33,8 @@ def test_the_pickers_are_built_from_the_sessions_alphabet(browser: Any, server: 
 
     def session(route: Any) -> None:  # the same session, its suits in another order and signs
         body = route.fetch().json()
-        body["cards"] = {"ranks": RANKS, "suits": "HSDC", "symbols": "hsdc"}
+        other = SUITS[1] + SUITS[0] + SUITS[2:]  # hearts before spades: another order than the engine's
+        body["cards"] = {"ranks": RANKS, "suits": other, "symbols": other.lower()}
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
     context.route("**/api/session", session)

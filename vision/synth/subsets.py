@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from cribbage.cards import RANKS
+from cribbage.cards import RANKS, SUITS
 from vision.cnn import MODEL_CARDS
 from vision.synth.compose import finish, place, seen_at_angle, table_image
 from vision.synth.decks import Deck, load_decks, procedural_deck, tailed_decks
@@ -84,7 +84,7 @@ def _camera(seed: int, tilt: float) -> tuple[np.ndarray, list[str]]:
     rng = np.random.default_rng(seed)
     deck = held_out()[seed % len(held_out())]
     top = table_image(rng, 1000, 1600, "felt")
-    names = [rank + "SHDC"[seed % 4] for rank in RANKS]
+    names = [rank + SUITS[seed % 4] for rank in RANKS]
     width = float(rng.uniform(150, 190))
     for k, name in enumerate(names):
         x = 250 + (k % 5) * 270 + rng.uniform(-25, 25)
@@ -98,7 +98,7 @@ def _tailed(seed: int) -> tuple[np.ndarray, list[str]]:
     """The four queens and six other cards of the tailed held-out deck, at any angle."""
     rng = np.random.default_rng(seed)
     others = [c for c in MODEL_CARDS if c[0] != "Q"]
-    names = [f"Q{s}" for s in "CDHS"] + [str(x) for x in rng.choice(others, size=6, replace=False)]
+    names = [f"Q{s}" for s in SUITS] + [str(x) for x in rng.choice(others, size=6, replace=False)]
     return _loose(seed, _any, deck=tailed_decks("val")[0], names=names)
 
 

@@ -358,6 +358,9 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
     'Bob claims 10 for the hand but it counts 8: fifteen (5♣ 10♦) 2'
     >>> refusal_words("cut needs a card for every seat; missing ['B']", state)
     "Tap a cut card for each player: Bob's is missing"
+    >>> three = {"players": [*state["players"], {"seat": "C", "name": "Cat"}], "cutting": ["A", "B"]}
+    >>> refusal_words("cut needs a card for every seat; missing ['B']", three)
+    "Tap a cut card for each player cutting again: Bob's is missing"
     >>> refusal_words("only A and B cut again (equal lowest cuts), not C",
     ...               {"players": [*state["players"], {"seat": "C", "name": "Cat"}]})
     'Only Ann and Bob cut again (equal lowest cuts), not Cat'
@@ -371,7 +374,9 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
         names = _names_of(state)
         who = [f"{names.get(s, s)}'s" for s in re.findall(r"[A-D]", cut.group("seats"))]
         verb = "is" if len(who) == 1 else "are"
-        return f"Tap a cut card for each player: {' and '.join(who)} {verb} missing"
+        again = state is not None and 0 < len(state.get("cutting") or []) < len(state.get("players") or [])
+        players = "each player cutting again" if again else "each player"
+        return f"Tap a cut card for {players}: {' and '.join(who)} {verb} missing"
     again = _CUT_AGAIN.match(text)
     if again:
         names = _names_of(state)

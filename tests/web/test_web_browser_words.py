@@ -99,7 +99,8 @@ def test_the_winner_shows_at_the_top(page: Any) -> None:
                        {"type": "adjust", "seat": "A", "points": 121, "reason": "test"}])
     page.click("#tabs >> text=Table")
     winner = page.locator("#winner")
-    expect(winner).to_have_text("Mo wins (double skunk)")
+    expect(winner.locator(".says")).to_have_text("Mo wins (double skunk)")
+    expect(winner.get_by_role("button", name="Rematch")).to_be_visible()
     assert box(winner)["y"] < box(page.locator("#scores"))["y"]
     assert box(winner)["y"] < 844  # on screen without scrolling
     expect(page.locator("#phase")).to_have_text("Game over")

@@ -340,7 +340,7 @@ function render(s) {
   renderMuggins(s);
   const w = $("#winner");
   w.hidden = !s.winner;
-  w.replaceChildren(S.winnerText(s), " ", rematchBtn());
+  w.replaceChildren(el("span", { class: "says" }, S.winnerText(s)), " ", rematchBtn());
   ensureBoard(s).then(() => placePegs(app.state));
   renderSeats(s);
   renderPicker();
@@ -353,7 +353,9 @@ function render(s) {
 function seriesEls(s) {
   return (s.series || []).map((c) => {
     const card = typeof c === "string" ? c : c.card, p = (s.plays || []).filter((q) => q.card === card).pop();
-    return el("span", { class: "laid" }, cardEl(card), p ? el("small", {}, S.name(s, p.seat)) : "");
+    const who = p ? S.name(s, p.seat) : "";  // a long name cut short under its card (in full as its title)
+    return el("span", { class: "laid" }, cardEl(card),
+      p ? el("small", { title: who }, who.length > 8 ? `${who.slice(0, 7)}…` : who) : "");
   });
 }
 /* the end of a game: the same players, variant and settings, a new game */

@@ -268,7 +268,8 @@ class CameraService:
     def status(self) -> dict[str, Any]:
         """The camera's status for the page: the capture's, the tracker's, the flagged readings,
         ``expect`` (what the camera waits for, in players' words) and ``last`` (the last card
-        read) when the follower says them, and the zones in use."""
+        read) when the follower says them, the zones in use, and ``seats`` where they are found
+        from the cards (:meth:`vision.track.seats.Seats.to_json`; ``None`` where zones are drawn)."""
         camera = self.capture.status()
         with self._lock:
             follow = self._follower.status() if self._follower is not None else {
@@ -278,7 +279,8 @@ class CameraService:
             tracker = "paused"
         return {**camera, "tracker": tracker, "flagged": follow["flagged"], "game": self._game_id,
                 "expect": follow.get("expect"), "last": follow.get("last"),
-                "zones": self._tracker.zones.to_json()}
+                "zones": self._tracker.zones.to_json(),
+                "seats": self._tracker.seats.to_json() if self._tracker.seats is not None else None}
 
     def snapshot(self) -> bytes | None:
         return self.capture.snapshot_jpeg()  # type: ignore[no-any-return]

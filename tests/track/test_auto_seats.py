@@ -159,6 +159,7 @@ def test_serve_finds_the_seats_where_no_zones_were_saved(companion: Any, tmp_pat
     camera = idle_camera(companion, tmp_path / "data")
     assert isinstance(camera._tracker.seats, Seats) and not camera._tracker.seats.settled
     assert camera.status()["zones"] == Zones.default(2).to_json()  # the guess until a card is laid
+    assert camera.status()["seats"]["settled"] is False  # the page says the seats are still to find
 
 
 def test_zones_saved_win_over_the_cards_and_auto_over_the_saved_file(companion: Any, tmp_path: Path) -> None:
@@ -167,6 +168,7 @@ def test_zones_saved_win_over_the_cards_and_auto_over_the_saved_file(companion: 
     (data / "zones.json").write_text(json.dumps(TWO))
     camera = idle_camera(companion, data)
     assert camera._tracker.seats is None and camera.status()["zones"] == TWO
+    assert camera.status()["seats"] is None
     camera = idle_camera(companion, data, zones_path=Path("auto"))
     assert isinstance(camera._tracker.seats, Seats)
     assert camera.set_zones(TWO)["in_use"] is True  # drawn on the page: the page's zones win

@@ -94,6 +94,19 @@ function renderWords(st) {
   const l = $("#cam-last");
   l.hidden = !(last && (last.say || last.card));
   l.textContent = l.hidden ? "" : `Last read: ${last.say || cardLabel(last.card)}`;
+  renderSeats(st && st.seats);
+}
+/* the seats found from the cards (crib serve --zones auto, or no zones saved) */
+function renderSeats(seats) {
+  let p = $("#cam-seats");
+  if (!p) { p = el("p", { id: "cam-seats", class: "cam-last" }); $("#cam-last").after(p); }
+  p.hidden = !seats;
+  if (!seats) return;
+  const s = camState();
+  const who = (seat) => (s ? S.name(s, seat) : seat);
+  p.textContent = seats.settled
+    ? `Seats found from the cards: ${Object.entries(seats.edges).map(([seat, edge]) => `${who(seat)} ${edge}`).join(", ")}`
+    : "Seats: found from the first card of the play";
 }
 
 function camUpdate(st) {

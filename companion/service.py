@@ -60,17 +60,6 @@ def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
         return False
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), or None."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
-
-
 def default_data_dir() -> Path:
     import platformdirs
 
@@ -557,10 +546,11 @@ def serve(config: ServeConfig) -> int:
         raise UsageError(f"cannot start the camera: {exc}") from exc
     port = server.effective_port
     from companion.cli.serve import greeting
+    from web.hosts import network_address
 
     settings = app.extensions["crib"].settings  # the table code and the PIN (web.security)
     for line in greeting(config.host, port, config.data_dir, settings.table_code,
-                         settings.pin_state, hostname=socket.gethostname(), lan=lan_address()):
+                         settings.pin_state, hostname=socket.gethostname(), lan=network_address()):
         print(line, flush=True)
     if damage:
         print(f"  {damage}: the page shows what can be read and records nothing; run crib game "

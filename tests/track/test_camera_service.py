@@ -190,10 +190,12 @@ def test_each_size_of_table_keeps_its_own_zones(companion: Any, tmp_path: Path) 
     camera.close()
 
 
-def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: Any, tmp_path: Path) -> None:
-    names = iter(["7C", "TC", "7S"] * 10)
+def fickle_seven(companion: Any, tmp_path: Path) -> tuple[Script, CameraService]:
+    """A camera started on a table where the seven of clubs is laid and read another way each time
+    (7C, TC, 7S): a reading it flags."""
+    names = iter(["7C", "TC", "7S"] * 20)
 
-    def fickle(image: np.ndarray) -> Any:  # the seven of clubs, read another way each time
+    def fickle(image: np.ndarray) -> Any:
         cards, doubts = patch_reader(image)
         return [type(c)(next(names), 0.9, c.center, c.size) if c.card == "7C" else c for c in cards], doubts
 
@@ -205,6 +207,11 @@ def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: An
                            reader=fickle, realtime=False)
     companion.attach_camera(camera)
     camera.start()
+    return script, camera
+
+
+def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: Any, tmp_path: Path) -> None:
+    script, camera = fickle_seven(companion, tmp_path)
     wait_for(lambda: camera.status()["flagged"])
     [flag] = camera.status()["flagged"]
     assert set(flag["likely"]) == {"7C", "TC", "7S"}
@@ -222,20 +229,7 @@ def test_the_boards_next_button_accepts_the_oldest_flagged_reading(companion: An
 def test_flag_numbers_are_never_another_games(companion: Any, tmp_path: Path) -> None:
     """Flag numbers began at 1 in every game, so an answer to game 1's flag #1 that came late
     settled game 2's flag #1. They now count on over every game of the run."""
-    names = iter(["7C", "TC", "7S"] * 20)
-
-    def fickle(image: np.ndarray) -> Any:  # the seven of clubs, read another way each time
-        cards, doubts = patch_reader(image)
-        return [type(c)(next(names), 0.9, c.center, c.size) if c.card == "7C" else c for c in cards], doubts
-
-    script = Script()
-    script.still()
-    script.lay("7C", 320, 150)
-    script.still(10)
-    camera = CameraService(companion, "scripted:0", tmp_path, make_source=lambda: ScriptedSource(script),
-                           reader=fickle, realtime=False)
-    companion.attach_camera(camera)
-    camera.start()
+    script, camera = fickle_seven(companion, tmp_path)
     try:
         wait_for(lambda: camera.status()["flagged"])
         [first] = camera.status()["flagged"]

@@ -1,4 +1,5 @@
-"""Helpers for the browser tests and the benchmark: find Chromium, run ``crib serve``."""
+"""Helpers for the browser tests and the benchmark: find Chromium, run ``crib serve`` (or the app
+on waitress in this process), open a phone's page."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +83,55 @@ def open_page(browser: Any, server: str, width: int = 390, height: int = 844) ->
     page.goto(server)
     page.wait_for_load_state("load")
     return page
+
+
+@contextmanager
+def served_in_process(app: Any, threads: int = 6) -> Iterator[str]:
+    """``app`` on waitress in this process (a real server, on a free port), for tests that hold
+    the companion or its camera in hand; yields its address. On leaving, the live streams end
+    first (as ``crib serve`` ends them), then the server."""
+    from waitress import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    stop = threading.Event()
+
+    def run() -> None:  # waitress's loop, stoppable: close() belongs to the loop's thread
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
+        server.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}/"
+    finally:
+        hub = app.extensions["crib"].hub
+        hub.close_all()
+        deadline = time.monotonic() + 3
+        while hub.open_streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stop.set()
+        thread.join(5)
+
+
+@contextmanager
+def phone_page(url: str) -> Iterator[Any]:
+    """Chromium at 390x844 (touch) on ``url``, once its live stream is up; no script error may
+    happen while it is open."""
+    import pytest
+
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests skipped: pip install playwright")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        sync_api.expect(page.locator("#live")).to_have_text("live")
+        yield page
+        context.close()
+        chromium.close()
+        assert errors == [], errors

@@ -84,3 +84,16 @@ def page(browser: object, server: str) -> Iterator[object]:
     errors = page.errors
     page.context.close()
     assert errors == [], errors
+
+
+@pytest.fixture(params=[(390, 844), (844, 390)], ids=["390x844", "844x390"])
+def phone(request: pytest.FixtureRequest, browser: object, server: str) -> Iterator[object]:
+    """The page on a phone held upright (390x844) and on its side (844x390); the test fails on
+    any script error."""
+    from browserkit import open_page
+
+    page = open_page(browser, server, *request.param)
+    yield page
+    errors = page.errors
+    page.context.close()
+    assert errors == [], errors

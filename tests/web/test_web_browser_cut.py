@@ -7,23 +7,13 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import open_page
 from test_web_browser import expect, new_game, tap
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(params=[(390, 844), (844, 390)], ids=["390x844", "844x390"])
-def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server, *request.param)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def test_only_the_tied_players_cut_again_and_the_lower_deals(phone: Any) -> None:

@@ -8,27 +8,15 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import open_page
 from test_web_browser import expect, new_game, send_events
 
 pytestmark = pytest.mark.browser
 
 CODE = re.compile(r"\b[A2-9TJQK][SHDC]\b|[{}\"]")
-VIEWPORTS = [(390, 844), (844, 390)]
 
-
-@pytest.fixture(params=VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
-def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    width, height = request.param
-    page = open_page(browser, server, width, height)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def test_the_fix_tab_says_each_event_in_players_words(phone: Any) -> None:

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import open_page
 from test_web_browser import expect, new_game, send_events
 
 from cribbage.game import Settings
@@ -22,14 +20,6 @@ from cribbage.game.simulate import random_game
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(params=[(390, 844), (844, 390)], ids=["390x844", "844x390"])
-def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server, *request.param)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def in_view(page: Any, locator: Any) -> bool:

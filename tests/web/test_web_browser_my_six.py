@@ -7,11 +7,9 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import open_page
 from test_web_browser import PLAY, expect, new_game, send_events, tap
 from webhelpers import DEAL
 
@@ -20,14 +18,6 @@ pytestmark = pytest.mark.browser
 SIX = {"A": ("JC", "5H", "4H", "6D", "2C", "3S"), "B": ("5S", "TD", "9C", "9H", "QH", "KS")}
 THROWN = {"A": ("2C", "3S"), "B": ("QH", "KS")}
 
-
-@pytest.fixture(params=[(390, 844), (844, 390)], ids=["390x844", "844x390"])
-def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server, *request.param)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def test_my_six_and_the_two_thrown_give_the_deal_review(phone: Any) -> None:

@@ -11,27 +11,16 @@ Skipped, with the reason, when Chromium or Playwright is missing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import open_page
 from test_web_browser import PLAY, expect, new_game, send_events, tap
 from test_web_browser_photo import SIX, drawn, read_photo
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(390, 844), (844, 390)]
 
-
-@pytest.fixture(params=SIZES, ids=["390x844", "844x390"])
-def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    page = open_page(browser, server, *request.param)
-    yield page
-    errors = page.errors
-    page.context.close()
-    assert errors == [], errors
 
 
 def rect(page: Any, selector: str) -> dict[str, float]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM_ARGS, TIMEOUT, chromium_path
+from browserkit import chromium_path, phone_page, served_in_process
 from flask import Flask
 from webhelpers import DEAL, Api
 
@@ -461,51 +461,19 @@ CHROMIUM = chromium_path()
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, CameraTable]]:
     """The app on waitress in this process (a real server, a fake camera), on a free port."""
-    from waitress import create_server
-
     companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
     table = CameraTable(companion)
     table.snapshot = jpeg()
     app = create_app(table, {"DATA_DIR": tmp_path, "SSE_HEARTBEAT": 1.0})
-    server = create_server(app, host="127.0.0.1", port=0, threads=12)
-    stop = threading.Event()
-
-    def run() -> None:  # waitress's loop, stoppable: close() belongs to the loop's thread
-        while not stop.is_set():
-            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
-        server.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}/", table
-    hub = app.extensions["crib"].hub
-    hub.close_all()  # end the live streams first, as crib serve does
-    deadline = time.monotonic() + 3
-    while hub.open_streams and time.monotonic() < deadline:
-        time.sleep(0.05)
-    stop.set()
-    thread.join(5)
+    with served_in_process(app, threads=12) as url:
+        yield url, table
     companion.close()
 
 
 @pytest.fixture
 def page(live: tuple[str, CameraTable]) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="browser tests skipped: pip install playwright")
-    url, _ = live
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(url)
-        expect(page.locator("#live")).to_have_text("live")
+    with phone_page(live[0]) as page:
         yield page
-        context.close()
-        chromium.close()
-        assert errors == [], errors
 
 
 def expect(locator: Any) -> Any:

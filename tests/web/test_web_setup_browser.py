@@ -7,15 +7,13 @@ picture, refreshes about once a second, and ends with "Lay one card in front of 
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM_ARGS, TIMEOUT, chromium_path
+from browserkit import chromium_path, phone_page, served_in_process
 from test_web_setup import NAMES, write_frames
 
 from companion.camera import CameraService
@@ -31,54 +29,17 @@ pytestmark = [pytest.mark.browser,
 @contextmanager
 def serve(tmp_path: Path, frames: list[Any]) -> Iterator[str]:
     """The app on waitress (a real server) with a camera looping over ``frames`` at 10 frames/s."""
-    from waitress import create_server
-
     companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
     folder = write_frames(tmp_path / "frames", frames)
     camera = CameraService(companion, f"frames:{folder}", tmp_path, realtime=True, loop=True)
     companion.attach_camera(camera)
     camera.start()
     app = create_app(companion, {"DATA_DIR": tmp_path, "SSE_HEARTBEAT": 1.0})
-    server = create_server(app, host="127.0.0.1", port=0, threads=6)
-    stop = threading.Event()
-
-    def run() -> None:  # waitress's loop, stoppable: close() belongs to the loop's thread
-        while not stop.is_set():
-            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
-        server.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}/"
+        with served_in_process(app) as url:
+            yield url
     finally:
-        hub = app.extensions["crib"].hub
-        hub.close_all()  # end the live streams first, as crib serve does
-        deadline = time.monotonic() + 3
-        while hub.open_streams and time.monotonic() < deadline:
-            time.sleep(0.05)
-        stop.set()
-        thread.join(5)
         companion.close()
-
-
-@contextmanager
-def browse(url: str) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="browser tests skipped: pip install playwright")
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(url)
-        expect(page.locator("#live")).to_have_text("live")
-        yield page
-        context.close()
-        chromium.close()
-        assert errors == [], errors
 
 
 def expect(locator: Any) -> Any:
@@ -94,7 +55,7 @@ def good() -> Any:
 
 @pytest.fixture
 def good_page(tmp_path: Path, good: Any) -> Iterator[Any]:
-    with serve(tmp_path, [good] * 3) as url, browse(url) as page:
+    with serve(tmp_path, [good] * 3) as url, phone_page(url) as page:
         yield page
 
 
@@ -102,7 +63,7 @@ def good_page(tmp_path: Path, good: Any) -> Iterator[Any]:
 def dark_page(tmp_path: Path, good: Any) -> Iterator[Any]:
     from vision.synth.setup_frames import too_dark
 
-    with serve(tmp_path, [too_dark(good, 0.12, seed=k) for k in range(3)]) as url, browse(url) as page:
+    with serve(tmp_path, [too_dark(good, 0.12, seed=k) for k in range(3)]) as url, phone_page(url) as page:
         yield page
 
 

@@ -389,17 +389,7 @@ def test_the_voice_speaks_for_any_table_with_what_it_needs(monkeypatch: pytest.M
         def add_listener(self, listener: Any) -> None:
             self.listeners.append(listener)
 
-    class Said:
-        def __init__(self) -> None:
-            self.lines: list[str] = []
-
-        def say(self, text: str) -> None:
-            self.lines.append(text)
-
-        def close(self) -> None:
-            pass
-
-    said = Said()
+    said = Heard()
     monkeypatch.setattr(voice_module, "open_voice", lambda spec: said)
     table = Table()
     assert attach_voice(table, "espeak") is said
@@ -425,15 +415,8 @@ def test_a_table_that_cannot_read_its_newest_game_still_gets_a_voice(monkeypatch
         def add_listener(self, listener: Any) -> None:
             self.listeners.append(listener)
 
-    class Quiet:
-        def say(self, text: str) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
-
-    quiet = Quiet()
+    quiet = Heard()
     monkeypatch.setattr(voice_module, "open_voice", lambda spec: quiet)
     table = Broken()
     assert attach_voice(table, "espeak") is quiet  # its next change is remembered, not said
-    assert len(table.listeners) == 1
+    assert len(table.listeners) == 1 and quiet.lines == []

@@ -204,26 +204,25 @@ def test_three_names_in_a_two_player_game_say_the_variant(api: Api) -> None:
     assert "three-player" in error
 
 
+def thirty_one_at_60(api: Api, dealer: str) -> dict:
+    """A game of 61 with Dee (B) at 60, in which the pone's ace makes 31; its state after the ace."""
+    pone, other = ("B", "A") if dealer == "A" else ("A", "B")
+    game = api.new_game(players=["Ann", "Dee"], target=61)
+    for event in ({"type": "dealer", "seat": dealer},
+                  {"type": "adjust", "seat": "B", "points": 60, "reason": "test"},
+                  {"type": "starter", "card": "2C"},
+                  {"type": "play", "seat": pone, "card": "KS"}, {"type": "play", "seat": other, "card": "QH"},
+                  {"type": "play", "seat": pone, "card": "TS"}):
+        api.event(game, event)
+    return {"game": game, **api.event(game, {"type": "play", "seat": other, "card": "AH"})["state"]}
+
+
 def test_thirty_one_for_the_game_is_said_for_two(api: Api) -> None:
     """At 60 in a game of 61 a 31 is thirty-one for two, and game (it said "for one": the
     words were taken from the one hole the peg could still move)."""
-    game = api.new_game(players=["Ann", "Dee"], target=61)
-    for event in ({"type": "dealer", "seat": "A"},
-                  {"type": "adjust", "seat": "B", "points": 60, "reason": "test"},
-                  {"type": "starter", "card": "2C"},
-                  {"type": "play", "seat": "B", "card": "KS"}, {"type": "play", "seat": "A", "card": "QH"},
-                  {"type": "play", "seat": "B", "card": "TS"}):
-        api.event(game, event)
-    state = api.event(game, {"type": "play", "seat": "A", "card": "AH"})["state"]
-    assert state["said"] == "Ann: thirty-one for two"  # Ann at 0: not the game
-    game = api.new_game(players=["Ann", "Dee"], target=61)
-    for event in ({"type": "dealer", "seat": "B"},
-                  {"type": "adjust", "seat": "B", "points": 60, "reason": "test"},
-                  {"type": "starter", "card": "2C"},
-                  {"type": "play", "seat": "A", "card": "KS"}, {"type": "play", "seat": "B", "card": "QH"},
-                  {"type": "play", "seat": "A", "card": "TS"}):
-        api.event(game, event)
-    state = api.event(game, {"type": "play", "seat": "B", "card": "AH"})["state"]
+    assert thirty_one_at_60(api, "A")["said"] == "Ann: thirty-one for two"  # Ann at 0: not the game
+    state = thirty_one_at_60(api, "B")
+    game = state["game"]
     assert state["said"] == "Dee: thirty-one for two, and game"
     assert state["phase"] == "over" and state["winner"] == "B" and state["scores"]["B"] == 61
     assert api.post(f"/api/games/{game}/events",

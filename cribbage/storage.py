@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import sqlite3
 import time
 from pathlib import Path
@@ -96,10 +97,29 @@ def file_error(exc: OSError, what: str, folder: Path) -> StorageError | None:
     return StorageError(f"{words}: {what} {were} not stored", cause=cause)
 
 
+LOW_SPACE_BYTES = 4 * 1024 * 1024
+"""Less free space than this where the game log lives, and a failure to open it is the full
+disk's (SQLite reports an I/O error there, yet the card is sound)."""
+
+
+def free_bytes(folder: Path) -> int | None:
+    """Free bytes on the disk holding ``folder`` (:func:`shutil.disk_usage`), None when unknown.
+
+    >>> free_bytes(Path(".")) > 0, free_bytes(Path("/no/such/folder"))
+    (True, None)
+    """
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
 def open_error(exc: sqlite3.Error, path: str) -> StorageError | None:
     """``exc``, raised while opening or creating the game log at ``path``, as one line naming the
     real cause (a read-only folder, a full disk, ...); None when the file is simply not a
-    database, or for any other error."""
+    database, or for any other error. The free space is looked at before an I/O error is blamed
+    on the card: under :data:`LOW_SPACE_BYTES` free, the card is full.
+    """
     cause = _cause(exc)
     where = Path(path)
     folder = where.parent
@@ -113,9 +133,11 @@ def open_error(exc: sqlite3.Error, path: str) -> StorageError | None:
                                 and not os.access(where, os.W_OK)):
         return StorageError(f"cannot open the game log {path}: the file is read-only",
                             cause="read-only")
-    if cause == "full":
-        return StorageError(f"cannot open the game log {path}: the disk (SD card) is full",
-                            cause="full")
+    free = free_bytes(folder) if cause in ("full", "io", "cannot-open") else None
+    if cause == "full" or (free is not None and free < LOW_SPACE_BYTES):
+        room = f" ({free / 1e6:.1f} MB free)" if free is not None else ""
+        return StorageError(f"cannot open the game log {path}: the SD card is full{room}: free "
+                            "some space (old photos, other files) and start again", cause="full")
     if cause == "io":
         return StorageError(f"cannot open the game log {path}: the SD card failed (I/O error)",
                             cause="io")

@@ -179,3 +179,41 @@ def test_the_cli_says_one_line_and_exits_2(tmp_path: Path, monkeypatch: pytest.M
 def test_sqlite_messages_map_to_causes(message: str, cause: str) -> None:
     error = storage.storage_error(sqlite3.OperationalError(message), "g.db")
     assert error is not None and error.cause == cause
+
+
+class _FailsToOpen:
+    """A ``connect`` that fails as SQLite does on a full card: ``disk I/O error``."""
+
+    def __call__(self, path: str) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("disk I/O error")
+
+
+def _disk_with(free: int) -> object:
+    def usage(folder: object) -> object:
+        return storage.shutil._ntuple_diskusage(32_000_000_000, 32_000_000_000 - free, free)  # type: ignore[attr-defined]
+
+    return usage
+
+
+def test_an_io_error_at_start_on_a_full_card_says_the_card_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 45, item 9: SQLite reports an I/O error on a full disk; the free space is looked
+    at before the card is blamed."""
+    monkeypatch.setattr(storage.shutil, "disk_usage", _disk_with(200_000))
+    with pytest.raises(StorageError) as caught:
+        GameStore(tmp_path / "g.db", connect=_FailsToOpen())
+    assert caught.value.cause == "full"
+    assert str(caught.value).startswith(
+        f"cannot open the game log {tmp_path / 'g.db'}: the SD card is full (0.2 MB free): ")
+    assert "I/O error" not in str(caught.value)
+
+
+def test_an_io_error_at_start_with_room_on_the_card_blames_the_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(storage.shutil, "disk_usage", _disk_with(5_000_000_000))
+    with pytest.raises(StorageError) as caught:
+        GameStore(tmp_path / "g.db", connect=_FailsToOpen())
+    assert caught.value.cause == "io"
+    assert str(caught.value).endswith("the SD card failed (I/O error)")

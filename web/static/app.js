@@ -1,6 +1,9 @@
 /* Cribbage Companion page: the live table, play by hand, fixes, history, new game (the Photo tab
    is photo.js, loaded when the tab opens; the Camera tab camera.js).
-   Plain JavaScript, no libraries, nothing loaded from outside. Everything goes through /api. */
+   Plain JavaScript, no libraries, nothing loaded from outside. Everything goes through /api.
+   Every page script keeps its names in its own scope (one function around the file, its body
+   not indented); what the others use is handed on window.Crib, at the end of this file. */
+(() => {
 "use strict";
 
 const $ = (sel, el = document) => el.querySelector(sel);
@@ -153,7 +156,7 @@ function showTab() {
   if (tab !== app.tab) { app.tab = tab; window.scrollTo(0, 0); }  // a tab opens at its top, names in view
   for (const sec of $$("section.tab")) sec.hidden = sec.id !== tab;
   for (const a of $$("#tabs a")) a.classList.toggle("on", a.dataset.tab === tab);
-  if (tab === "history") window.loadHistory ? loadHistory() : loadScript($("#history").dataset.script);
+  if (tab === "history") window.Crib.loadHistory ? window.Crib.loadHistory() : loadScript($("#history").dataset.script);
   if (tab === "fix") loadEvents();
   if (tab === "photo") loadScript($("#photo").dataset.script);
 }
@@ -784,3 +787,12 @@ refreshSession().catch((e) => toast(e.message, true)).then(() => {
   buildPicker($("#picker"), pick); buildPicker($("#edit-picker"), editPick); showTab();
   renderPlayerFields(); return loadGame();
 }).then(connect);
+
+/* ---------- what the other page scripts use (camera-watch.js, camera.js, setup.js, history.js,
+   photo.js): the one global name the page scripts share ---------- */
+window.Crib = {
+  $, $$, el, api, send, toast, app, S, NUMBER_WORDS, cardLabel, cardEl, cardsWords, tenths,
+  buildPicker, loadScript, render, showChanges, viewGame,
+  get RANKS() { return RANKS; }, get SUITS() { return SUITS; },  // the engine's alphabet, once the session came
+};
+})();

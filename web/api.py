@@ -18,11 +18,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, send_file, session
 
 from cribbage.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card, parse_cards
-from cribbage.errors import CribbageError, InputError, RuleError
-from cribbage.game.limits import MAX_EVENT_BYTES, load_json
+from cribbage.errors import CribbageError, RuleError
 from cribbage.game.settings import COLOURS, VARIANTS
 from web import WebContext
 from web.board import board_svg
+from web.bodies import body_object
 from web.chart import score_chart
 from web.errors import ApiError
 from web.history import game_summary, match_tally, score_series
@@ -95,27 +95,6 @@ def check_pin_or_refuse(pin: object) -> None:
     if not c.settings.check_pin(pin):
         raise ApiError(403, "wrong PIN", need="pin")
     c.throttle.forgive(who, attempt)
-
-
-def body_object() -> dict[str, Any]:
-    """The request's JSON body, which must be an object within the engine's limits
-    (:mod:`cribbage.game.limits`: 16 KB, nested 32 deep, numbers of 18 digits, valid Unicode)."""
-    if request.content_length is not None and request.content_length > MAX_EVENT_BYTES:
-        raise ApiError(413, "the request is too large")
-    if not request.is_json:
-        raise ApiError(400, "send a JSON object (Content-Type: application/json)")
-    raw = request.get_data(cache=True)
-    if len(raw) > MAX_EVENT_BYTES:
-        raise ApiError(413, "the request is too large")
-    try:
-        data = load_json(raw, what="the request")
-    except InputError as exc:
-        raise ApiError(400, str(exc)) from None
-    except ValueError:
-        data = None  # not JSON at all
-    if not isinstance(data, dict):
-        raise ApiError(400, "send a JSON object (Content-Type: application/json)")
-    return data
 
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer

@@ -26,7 +26,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from cribbage.cards import parse_card
 from cribbage.errors import CribbageError, RuleError
-from web.api import body_object
+from web.bodies import body_object
 from web.errors import ApiError
 from web.ports import CameraPort, camera_of
 from web.words import enrich, name_seats, refusal_words, zones_words

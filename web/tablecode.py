@@ -27,6 +27,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, session
 from werkzeug.wrappers import Response as BaseResponse
 
+from web.bodies import body_object
 from web.errors import ApiError
 from web.hosts import host_name, host_port, phone_name
 from web.security import WebSettings, is_loopback
@@ -115,8 +116,6 @@ def get_code() -> Response:
 @bp.post("/code")
 def enter_code() -> Response:
     """Admit this device with the table code (needs the CSRF token, like every ``POST``)."""
-    from web.api import body_object
-
     check_code_or_refuse(body_object().get("code"))
     admit()
     return jsonify(admitted=True)

@@ -48,3 +48,32 @@ def test_the_page_loads_nothing_from_outside() -> None:
         cleaned = text.replace("http://www.w3.org/2000/svg", "")
         assert "http://" not in cleaned and "https://" not in cleaned, path.name
         assert "//cdn" not in cleaned and "fonts.googleapis" not in cleaned, path.name
+
+
+def web_imports() -> dict[str, set[str]]:
+    """Which of the page's modules each one imports, at the top or inside a function."""
+    graph: dict[str, set[str]] = {}
+    for path in WEB.glob("*.py"):
+        if path.stem == "__init__":  # the application factory registers every blueprint
+            continue
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("web."):
+                found.add(node.module.split(".")[1])
+            elif isinstance(node, ast.ImportFrom) and node.module == "web":
+                found.update(a.name for a in node.names if (WEB / f"{a.name}.py").exists())
+        graph[path.stem] = found
+    return graph
+
+
+def test_no_two_modules_of_the_page_import_each_other() -> None:
+    graph = web_imports()
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and (seen.add(nxt) or reaches(nxt, goal, seen))):
+                return True
+        return False
+
+    cycles = sorted(name for name in graph if reaches(name, name, set()))
+    assert cycles == [], f"import cycles through {cycles}"

@@ -545,7 +545,7 @@ def serve(config: ServeConfig) -> int:
         companion.close()
         raise UsageError(f"cannot start the camera: {exc}") from exc
     port = server.effective_port
-    from companion.cli.serve import greeting
+    from companion.greeting import greeting
     from web.hosts import network_address
 
     settings = app.extensions["crib"].settings  # the table code and the PIN (web.security)

@@ -16,6 +16,8 @@ Configuration keys (all optional but ``DATA_DIR``):
 ``LISTEN_HOST``        the address the server listens on (default ``127.0.0.1``): with the
                      machine's names, the ``Host`` names the table answers to (:mod:`web.hosts`)
 ``ALLOWED_HOSTS``      more names the table answers to (``crib serve --allow-host``)
+``TRUSTED_PROXY``      the address of a reverse proxy whose forwarded client address is believed
+                     (``crib serve --behind-proxy``, :mod:`web.proxy`)
 ``MAX_CONTENT_LENGTH`` largest request body, bytes (default 12 MB: a phone photo)
 ``MAX_IMAGE_PIXELS``   largest photo taken at all, pixels (default 400 M), checked from the header
                      before decoding; a JPEG over 40 MP is read scaled down, a PNG or WebP over
@@ -46,8 +48,16 @@ from imaging.limits import MAX_PIXELS
 from web.hosts import HostCheck, host_name
 from web.hub import Hub
 from web.ports import Table
+from web.proxy import TrustedProxy
 from web.readers import READERS, WAIT_S, ReaderQueue
-from web.security import Throttle, WebSettings
+from web.security import (
+    CODE_BURST,
+    CODE_REFILL_S,
+    PIN_BURST,
+    PIN_REFILL_S,
+    Throttle,
+    WebSettings,
+)
 from web.words import enrich
 
 __all__ = ["WebContext", "create_app"]
@@ -60,7 +70,10 @@ class WebContext:
     table: Table
     hub: Hub
     settings: WebSettings
-    throttle: Throttle
+    code_tries: Throttle
+    """Wrong table codes, per address and from every address together (:mod:`web.security`)."""
+    pin_tries: Throttle
+    """Wrong PINs, likewise, with a slower bucket."""
     photo_dir: Path
     readers: ReaderQueue
     hosts: HostCheck
@@ -99,8 +112,15 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
 
     hub = Hub(max_streams=int(app.config["MAX_STREAMS"]))
     readers = ReaderQueue(int(app.config["PHOTO_READERS"]), float(app.config["PHOTO_WAIT_S"]))
-    ctx = WebContext(table, hub, settings, Throttle(), data_dir / "photos", readers, hosts)
+    tries = data_dir / "web-tries"
+    code_tries = Throttle(burst=CODE_BURST, refill_s=CODE_REFILL_S,
+                          path=tries.with_suffix(".code.json"))
+    pin_tries = Throttle(burst=PIN_BURST, refill_s=PIN_REFILL_S, path=tries.with_suffix(".pin.json"))
+    ctx = WebContext(table, hub, settings, code_tries, pin_tries, data_dir / "photos", readers,
+                     hosts)
     app.extensions["crib"] = ctx
+    if app.config.get("TRUSTED_PROXY"):
+        app.wsgi_app = TrustedProxy(app.wsgi_app, str(app.config["TRUSTED_PROXY"]))  # type: ignore[method-assign]
     app.before_request(host_guard)  # first of all: a page from another name gets nothing
 
     def relay(topic: str, data: dict[str, Any]) -> None:

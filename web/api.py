@@ -29,20 +29,23 @@ from web.history import game_summary, match_tally, score_series
 from web.hub import HubFull
 from web.ports import PhotoUnreadable, VisionUnavailable
 from web.readers import ReadersBusy
-from web.security import check_pin_format, new_csrf_token, same_token
-from web.tablecode import CODE_NEEDED, admit, admitted
+from web.security import check_pin_format, client_key, new_csrf_token, same_token
+from web.tablecode import CODE_AND_PIN_NEEDED, CODE_NEEDED, admitted, on_this_computer
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich, refusal_words
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("web")
 
-CHANGES_NOTHING = {"api.count", "api.count_each_starter", "api.preview_event", "api.discard"}
+CHANGES_NOTHING = {"api.count", "api.count_each_starter", "api.discard"}
 """``POST`` endpoints that only work something out: the CSRF token, but no code and no PIN."""
-CODE_FREE = CHANGES_NOTHING | {"api.unlock", "api.lock", "tablecode.enter_code"}
-"""Endpoints another device may use before it has the table code (a right PIN admits it)."""
-PIN_FREE = CODE_FREE | {"api.set_pin"}
-"""Endpoints that need the CSRF token but not the PIN (``set_pin`` checks it itself)."""
+CODE_FREE = CHANGES_NOTHING | {"api.lock", "tablecode.enter_code"}
+"""Endpoints another device may use before it has the table code. Unlocking is not one: the
+PIN is a second key for a device the code admitted, never a way in by itself."""
+PIN_FREE = CODE_FREE | {"api.set_pin", "api.unlock", "api.preview_event"}
+"""Endpoints that need the CSRF token and the code but not the PIN (``set_pin`` and ``unlock``
+check it themselves; a preview records nothing, yet reads a game's whole log, so it needs the
+code like a change)."""
 
 
 def ctx() -> WebContext:
@@ -75,6 +78,8 @@ def guard() -> None:
     if not same_token(sent, session.get("csrf")):
         raise ApiError(403, "missing or stale CSRF token: reload the page", need="csrf")
     if request.endpoint not in CODE_FREE and not admitted():
+        if ctx().settings.pin_state == "set":
+            raise ApiError(403, CODE_AND_PIN_NEEDED, need="code", pin=True)
         raise ApiError(403, CODE_NEEDED, need="code")
     if request.endpoint in PIN_FREE or unlocked():
         return
@@ -86,15 +91,18 @@ def guard() -> None:
 
 
 def check_pin_or_refuse(pin: object) -> None:
-    """Compare ``pin`` with the table's, the attempt counted first (at most 5 a minute each)."""
+    """Compare ``pin`` with the table's, the attempt counted first (5 a minute per address, and
+    a slow bucket for every device together: :data:`web.security.PIN_REFILL_S`)."""
     c = ctx()
-    who = request.remote_addr or "?"
-    attempt = c.throttle.reserve(who)
+    who, pi = client_key(request.remote_addr), on_this_computer()
+    attempt = c.pin_tries.reserve(who, trusted=pi)
     if attempt is None:
-        raise ApiError(429, "too many wrong PINs: wait a minute")
+        wait = max(1, round(c.pin_tries.wait_s(who, trusted=pi)))
+        raise ApiError(429, f"too many wrong PINs: try again in {wait} s, or set a new PIN "
+                       "on the Pi with crib serve --pin", retry_after=wait, need="pin")
     if not c.settings.check_pin(pin):
         raise ApiError(403, "wrong PIN", need="pin")
-    c.throttle.forgive(who, attempt)
+    c.pin_tries.forgive(who, attempt, trusted=pi)
 
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer
@@ -156,7 +164,6 @@ def unlock() -> Response:
         return jsonify(unlocked=True, message="this table has no PIN: nothing to unlock")
     check_pin_or_refuse(pin)
     session["unlocked"] = ctx().settings.pin_version
-    admit()  # who knows the PIN is one of the table's players
     return jsonify(unlocked=True)
 
 

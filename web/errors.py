@@ -37,7 +37,10 @@ def error_response(status: int, message: str, **extra: object) -> Response | tup
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):  # type: ignore[no-untyped-def]
-        return error_response(exc.status, exc.message, **exc.extra)
+        answer = error_response(exc.status, exc.message, **exc.extra)
+        if "retry_after" in exc.extra:  # a throttled guess: when to try again
+            answer[0].headers["Retry-After"] = str(exc.extra["retry_after"])
+        return answer
 
     @app.errorhandler(RuleError)
     def rule_error(exc: RuleError):  # type: ignore[no-untyped-def]

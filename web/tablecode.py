@@ -4,15 +4,20 @@ The code is made at first start and kept in the data folder (:class:`web.securit
 ``crib serve`` prints it, and the page shows it in words and as a QR code to every device that
 is already admitted. A device is admitted
 
-* when it is the companion's own computer (a loopback address): the Pi itself needs no code;
-* for as long as its session cookie lasts, once it has sent the code: ``POST /api/code``, a
+* when it is the companion's own computer (a loopback address, and no proxy's forwarding
+  header: :mod:`web.proxy`): the Pi itself needs no code;
+* for as long as its session cookie lasts, once it has sent the code: ``POST /api/code``, or a
   link or QR code to ``/?code=K7MX3P`` (answered with a redirect to ``/``, the code taken out of
-  the address), or unlocking with the table PIN; or
+  the address; a link opened by another site's page, ``Sec-Fetch-Site: cross-site``, is neither
+  compared nor counted); the table PIN never admits a device; or
 * for one request, with the header ``X-Table-Code`` (scripts).
 
-Wrong codes count with wrong PINs: 5 a minute per address, then 429.
+Wrong codes are throttled (:class:`web.security.Throttle`): 5 a minute per address, and 10 at
+once then 3 a minute from every address together; then 429 with ``Retry-After``. Devices
+already admitted, and the Pi, are never held back by it.
 
-Routes: ``GET /api/code`` (``{"admitted": false}``, or the code and the link a phone opens),
+Routes: ``GET /api/code`` (``{"admitted": false}``, or, to a device the code admitted and to the
+Pi, the code and the link a phone opens),
 ``POST /api/code`` ``{"code": "k7m x3p"}``, ``GET /api/code.svg`` (the link as a QR code).
 
 >>> qr_svg("http://192.168.1.20:8121/?code=K7MX3P").startswith("<svg")
@@ -22,7 +27,7 @@ True
 from __future__ import annotations
 
 import io
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, session
 from werkzeug.wrappers import Response as BaseResponse
@@ -30,12 +35,16 @@ from werkzeug.wrappers import Response as BaseResponse
 from web.bodies import body_object
 from web.errors import ApiError
 from web.hosts import host_name, host_port, phone_name
-from web.security import WebSettings, is_loopback
+from web.proxy import forwarded
+from web.security import WebSettings, client_key, is_loopback
 
 bp = Blueprint("tablecode", __name__, url_prefix="/api")
 
 CODE_NEEDED = ("this device needs the table code to change the game: ask a player (it is on the "
                "New tab of a phone already playing, with a QR code)")
+CODE_AND_PIN_NEEDED = ("this device needs the table code and then the table PIN to change the "
+                       "game: Join with the code (ask a player: it is on the New tab of a phone "
+                       "already playing), then Unlock with the PIN")
 HEADER = "X-Table-Code"
 
 
@@ -44,15 +53,20 @@ def _settings() -> WebSettings:
 
 
 def on_this_computer() -> bool:
-    """Is the request from the companion's own computer (trusted: it holds the data folder)?"""
-    return is_loopback(request.remote_addr)
+    """Is the request from the companion's own computer (trusted: it holds the data folder)? Not
+    when it passed through a proxy: a proxy on the Pi forwards every phone from loopback."""
+    return is_loopback(request.remote_addr) and not forwarded(request.environ)
+
+
+def by_code() -> bool:
+    """Was this device admitted with the table code (its session keeps the code's stamp)?"""
+    return bool(session.get("table") == _settings().code_stamp)
 
 
 def admitted() -> bool:
     """May this request change the table, as far as the table code goes? A wrong
     ``X-Table-Code`` is refused (403, counted), never just ignored."""
-    settings = _settings()
-    if on_this_computer() or session.get("table") == settings.code_stamp:
+    if on_this_computer() or by_code():
         return True
     sent = request.headers.get(HEADER)
     if sent is None:
@@ -62,20 +76,33 @@ def admitted() -> bool:
 
 
 def admit() -> None:
-    """Admit this device's session: it sent the code, or unlocked with the PIN."""
+    """Admit this device's session: it sent the code."""
     session["table"] = _settings().code_stamp
 
 
 def check_code_or_refuse(code: object) -> None:
     """Compare ``code`` with the table's, the attempt counted first (with wrong PINs)."""
     ctx = current_app.extensions["crib"]
-    who = request.remote_addr or "?"
-    attempt = ctx.throttle.reserve(who)
+    who, pi = client_key(request.remote_addr), on_this_computer()
+    attempt = ctx.code_tries.reserve(who, trusted=pi)
     if attempt is None:
-        raise ApiError(429, "too many wrong codes: wait a minute")
+        wait = max(1, round(ctx.code_tries.wait_s(who, trusted=pi)))
+        raise ApiError(429, f"too many wrong table codes have been sent: this device can try "
+                       f"again in {wait} s (phones already joined play on)", retry_after=wait,
+                       need="code")
     if not ctx.settings.check_code(code):
         raise ApiError(403, "that is not this table's code", need="code")
-    ctx.throttle.forgive(who, attempt)
+    ctx.code_tries.forgive(who, attempt, trusted=pi)
+
+
+def from_another_site() -> bool:
+    """Did another site's page send this request (``Sec-Fetch-Site``, or else a ``Referer``
+    naming another host)? A link opened from a QR code, typed or tapped in a message is not."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site not in ("none", "same-origin")
+    referrer = request.headers.get("Referer")
+    return bool(referrer) and urlsplit(referrer).netloc.lower() != request.host.lower()
 
 
 def table_link(with_code: bool = True) -> str:
@@ -106,8 +133,9 @@ def qr_svg(text: str) -> str:
 
 @bp.get("/code")
 def get_code() -> Response:
-    """The code and the link with it for an admitted device; ``{"admitted": false}`` else."""
-    if not (on_this_computer() or session.get("table") == _settings().code_stamp):
+    """The code and the link with it for a device the code admitted, or the Pi;
+    ``{"admitted": false}`` else."""
+    if not (on_this_computer() or by_code()):
         return jsonify(admitted=False)
     return jsonify(admitted=True, code=_settings().table_code, link=table_link(),
                    address=table_link(with_code=False), here=on_this_computer())
@@ -124,7 +152,7 @@ def enter_code() -> Response:
 @bp.get("/code.svg")
 def code_qr() -> Response:
     """The link with the code as a QR code, for an admitted device (403 otherwise)."""
-    if not (on_this_computer() or session.get("table") == _settings().code_stamp):
+    if not (on_this_computer() or by_code()):
         raise ApiError(403, CODE_NEEDED, need="code")
     response = Response(qr_svg(table_link()), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-store"
@@ -134,9 +162,13 @@ def code_qr() -> Response:
 @bp.before_app_request
 def code_in_the_link() -> BaseResponse | None:
     """``GET /?code=K7MX3P`` (the QR code's link): admit the device and send it on to the page
-    without the code in its address. A wrong code shows the page, which says so."""
+    without the code in its address. A wrong code shows the page, which says so. A link another
+    site's page loads (an ``<img>`` pointing here) is sent on without the code, neither compared
+    nor counted: it cannot use up the phone's own tries."""
     if request.method != "GET" or request.blueprint != "pages" or "code" not in request.args:
         return None
+    if from_another_site():
+        return redirect(request.path, code=303)
     try:
         check_code_or_refuse(request.args.get("code"))
     except ApiError:

@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also answer to this host name or address (repeatable); the table always "
                    "answers to localhost, its listening address, the machine's name and NAME.local "
                    "and, listening on 0.0.0.0, each of its addresses; any other Host is refused")
+    p.add_argument("--behind-proxy", default=None, metavar="ADDR",
+                   help="a reverse proxy on ADDR (like 127.0.0.1) forwards the phones: believe "
+                   "the client address it forwards (X-Forwarded-For). Without it a forwarded "
+                   "request is never taken for this computer's own")
     p.add_argument("--new-code", action="store_true",
                    help="make a new table code: every other device needs the new one to change "
                    "the game")
@@ -97,8 +101,10 @@ def run(args: argparse.Namespace) -> int:
     if args.zones is not None and args.zones != "auto":
         check_zones(args.zones)
     allowed = check_allowed_hosts(args.allow_host)
+    proxy = check_behind_proxy(args.behind_proxy)
     config = ServeConfig.from_args(args)
-    config.web.update(LISTEN_HOST=config.host, ALLOWED_HOSTS=allowed, NEW_CODE=args.new_code)
+    config.web.update(LISTEN_HOST=config.host, ALLOWED_HOSTS=allowed, NEW_CODE=args.new_code,
+                      TRUSTED_PROXY=proxy)
     return serve(config)
 
 
@@ -108,6 +114,19 @@ def check_allowed_hosts(names: list[str]) -> list[str]:
 
     try:
         return [check_host_name(name) for name in names]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def check_behind_proxy(address: str | None) -> str | None:
+    """The ``--behind-proxy`` address as the table compares it; one that is not an address is a
+    usage error."""
+    from web.proxy import check_proxy
+
+    if address is None:
+        return None
+    try:
+        return check_proxy(address)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
 

@@ -100,14 +100,22 @@ def test_the_pi_itself_sets_the_first_pin(app: Flask, address: str) -> None:
     assert pi.post("/api/pin", {"pin": "2468"}).get_json() == {"pin": "set", "unlocked": True}
 
 
-def test_unlocking_with_the_pin_admits_the_device(app: Flask, api: Api) -> None:
+def test_the_pin_alone_never_admits_a_device(app: Flask, api: Api) -> None:
     api.post("/api/pin", {"pin": "2468"})
     phone = device(app, PHONE)
     refused = phone.post("/api/games", {})
     assert refused.status_code == 403 and refused.get_json()["need"] == "code"
+    assert "code and then the table PIN" in refused.get_json()["error"]  # names both
+    unlock = phone.post("/api/unlock", {"pin": "2468"})  # the right PIN, without the code
+    assert unlock.status_code == 403 and unlock.get_json()["need"] == "code"
+    assert phone.post("/api/games", {}).status_code == 403
+    assert phone.get("/api/code").get_json() == {"admitted": False}  # the code is not handed over
+    header = phone.post("/api/games", {}, headers={"X-Table-Pin": "2468"})
+    assert header.status_code == 403 and header.get_json()["need"] == "code"
+    # with the code first, the PIN unlocks
+    assert phone.post("/api/code", {"code": code_of(app)}).status_code == 200
     assert phone.post("/api/unlock", {"pin": "2468"}).get_json() == {"unlocked": True}
     assert phone.post("/api/games", {}).status_code == 201
-    assert phone.get("/api/code").get_json()["admitted"] is True
 
 
 def test_with_a_pin_the_code_alone_is_not_enough(app: Flask, api: Api) -> None:

@@ -134,6 +134,7 @@ def _pretty(card: str | None) -> str:
 CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
 RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
+DEADLINE = 30  # frames (3 s at 10 frames/s) of a still table after which a wait is healed or flagged
 
 
 class Follower:
@@ -169,6 +170,9 @@ class Follower:
         self._seen_placed: set[str] = set()
         self._last: dict[str, Any] | None = None
         self._number = -1
+        self._wait: tuple[Any, ...] | None = None  # what the follower waits for from the table now
+        self._wait_since = 0  # the frame that wait began
+        self._wait_over = False  # its deadline has passed (healed or flagged)
 
     # -- frames ----------------------------------------------------------------------------
 
@@ -197,6 +201,8 @@ class Follower:
                     state = self._shows(state, number)
                 changed |= self._crib_short(state, number)
             changed |= self._moot(state)
+            state, overdue = self._watch(self.game.state(), number)
+            changed |= overdue
             self._expect(state)
             if changed or self.tracker.status != self._last_status or len(self.applied) > before:
                 self._last_status = self.tracker.status
@@ -227,9 +233,18 @@ class Follower:
                 raise KeyError(flag_id)
             if action == "dismiss":
                 self.flags.remove(flag)
+                self._wait = None  # what was waited for is waited for again, with a new deadline
                 state = self._release(self.game.state())
                 self._changed()
                 return {} if not self.applied else state
+            if flag.kind == "sync" and action == "accept":
+                self.flags.remove(flag)
+                self._synced = True
+                state = self.game.state()
+                for s in self._still_lying(recent=None):
+                    state = self._sighted(s, state)
+                self._changed()
+                return state
             if action not in ("accept", "fix"):
                 raise CribbageError(f"a flagged reading is accepted, fixed or dismissed, not {action!r}")
             if action == "fix":
@@ -260,6 +275,11 @@ class Follower:
         """Send what flag ``flag`` waited for, as card ``name`` (of ``seat``); then the plays held
         behind it. The flag stays when the game refuses it."""
         state = self.game.state()
+        if flag.kind == "show":
+            seat = str((flag.choices[0] if flag.choices else {}).get("seat") or seat or "")
+            self.flags.remove(flag)
+            self._shown.setdefault(seat, []).append(name)
+            return self._shows(state, flag.frame, overdue=True)
         if flag.kind == "crib":
             self.flags.remove(flag)
             self._remember(name, flag)
@@ -328,15 +348,15 @@ class Follower:
             return True
         return False
 
-    def _still_lying(self) -> list[Sighting]:
-        """The cards read just before the table showed the game's deal (within ``RESYNC`` frames:
-        the same look at the whole table) that still lie where they were read, laid while the
-        camera was away; the others were another deal's, and are let go."""
+    def _still_lying(self, recent: int | None = RESYNC) -> list[Sighting]:
+        """The cards read just before the table showed the game's deal (within ``recent`` frames:
+        the same look at the whole table; None: whenever) that still lie where they were read,
+        laid while the camera was away; the others were another deal's, and are let go."""
         keep = []
         lying = self.tracker.visible()
         for s in self._before_sync:
-            recent = self._number - s.frame <= RESYNC  # read with the table that shows the deal
-            if recent and any(c.card == s.card and c.center == s.center for c in lying):
+            fresh = recent is None or self._number - s.frame <= recent
+            if fresh and any(c.card == s.card and c.center == s.center for c in lying):
                 keep.append(s)
             else:
                 self.tracker.unlay(s.card, s.center)
@@ -637,8 +657,10 @@ class Follower:
         self.flags.append(flag)
         return True
 
-    def _shows(self, state: dict[str, Any], number: int) -> dict[str, Any]:
-        """Count each hand once every card its seat laid shows again, then the crib."""
+    def _shows(self, state: dict[str, Any], number: int, overdue: bool = False) -> dict[str, Any]:
+        """Count each hand once every card its seat laid shows again, or once the table says the
+        show is past (the crib spread) or the deadline says it (``overdue``): the hand is known
+        from the play. Then the crib."""
         while state.get("phase") == "show":
             nxt = state.get("next")
             if nxt == "crib":
@@ -669,13 +691,20 @@ class Follower:
                 return state
             laid = ((state.get("hands") or {}).get(nxt) or {}).get("laid") or []
             up = {c.card for c in self.tracker.visible()}
-            if not laid or not set(laid) <= up:
+            past = overdue or bool(self._crib)
+            if not (laid and set(laid) <= up) and not past:
                 return state
             event = {"type": "show", "seat": nxt, "seen": {"frame": number}}
             unplayed = self._unplayed(nxt, state)
             if unplayed:  # the five-card game: cards left in hand when the play stopped
                 extra = self._shown.get(str(nxt), [])
                 if len(extra) < unplayed:
+                    if overdue:
+                        short = unplayed - len(extra)
+                        self._flag_wait(number, "show", f"{nxt}'s hand: {short} unplayed card(s) unread",
+                                        f"{_names(state).get(str(nxt), nxt)}'s hand: I can't read the "
+                                        f"card{'s' if short > 1 else ''} never played",
+                                        [{"label": "Name the card…", "action": "fix", "seat": nxt}])
                     return state
                 event["cards"] = [*laid, *extra[:unplayed]]
             try:
@@ -685,6 +714,56 @@ class Follower:
                 return state
             self.applied.append(Applied(event, number, None, state))
         return state
+
+    # -- the deadline on every wait ----------------------------------------------------------
+
+    def _waiting(self, state: dict[str, Any]) -> tuple[Any, ...] | None:
+        """What the follower waits for the table to show now, if anything: the deal in progress
+        (a camera come back), a hand or the crib for the show. The deal and the play wait on the
+        players, not on the camera: a card laid is read, or flagged, as it comes."""
+        if self._synced is False:
+            return ("sync", state.get("deal"))
+        if state.get("phase") == "show":
+            return ("show", state.get("deal"), state.get("next"), len(self._crib))
+        return None
+
+    def _watch(self, state: dict[str, Any], number: int) -> tuple[dict[str, Any], bool]:
+        """The one watchdog over the follower's waits: whatever it waits for (:meth:`_waiting`)
+        either comes, or ``DEADLINE`` frames after the table last moved (and after the wait
+        began) it is healed from what is known or becomes a flag in players' words. A wait is
+        flagged once; answering (or dismissing) the flag arms the deadline again."""
+        key = self._waiting(state)
+        if key != self._wait:
+            self._wait, self._wait_since, self._wait_over = key, number, False
+        if key is None or self._wait_over or self.flags:
+            return state, False
+        if min(number - self._wait_since, self.tracker.quiet()) < DEADLINE:
+            return state, False
+        self._wait_over = True
+        if key[0] == "sync":
+            return state, self._flag_wait(
+                number, "sync", "the camera came back: this deal's cards are not in view",
+                "The camera is back but can't see this deal's cards: go on from what it sees now?",
+                [{"label": "Go on from here", "action": "accept"},
+                 {"label": "Keep waiting", "action": "dismiss"}])
+        if state.get("next") != "crib":
+            after = self._shows(state, number, overdue=True)
+            if after is not state:
+                return after, True
+        if state.get("phase") == "show" and not self._crib:
+            return state, self._flag_wait(
+                number, "crib", "the crib: no card of it read",
+                "The crib: I can't see it. Spread it face up in the centre, or name its cards",
+                [{"label": "Name a crib card…", "action": "fix"}])
+        return state, False
+
+    def _flag_wait(self, number: int, kind: str, reason: str, say: str,
+                   choices: list[dict[str, Any]]) -> bool:
+        """Flag what the table did not show by its deadline."""
+        self.flags.append(Flag(next(self._ids), number, CENTRE, None, 0.0, [], reason, None, None,
+                               kind=kind, say=say, choices=[*choices]))
+        log.info("camera: %s (frame %d)", reason, number)
+        return True
 
     # -- what the camera waits for ----------------------------------------------------------
 

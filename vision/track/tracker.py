@@ -89,6 +89,9 @@ SOLID_SHARE = 0.06  # and this share of a card in solid paper (a back's border a
 SOLID_EDGE = 0.07  # card widths: paper this far in from every edge is solid
 PAPER_TINT = 0.07  # paper's tint (r, g, b shares) is within this of the brightest parts' own
 PAPER_LEVEL = 0.7  # and it is brighter than this share of the frame's brightest
+OVERLAP = 0.8  # card widths: a card laid this near a card read before lies over it, in its row
+INDEX_R = 1.2  # glyph sizes round a corner index compared with the table as last read
+INDEX_SAME = 14.0  # grey levels: a corner index whose place changed less still lies there face up
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Seen:
     likely: tuple[str, ...] = ()
     down: tuple[float, float] | None = None  # the card's "down" as its index shows it (see IndexSeen)
     whole: bool = False  # the centre is the card's own (from its outline or both indices), not an index's
+    marks: tuple[tuple[float, float], ...] = ()  # where its corner indices were read (image pixels)
 
 
 Reader = Callable[[BGR], tuple[list[Seen], list[Seen]]]
@@ -117,7 +121,8 @@ def read_with_reader(image: BGR) -> tuple[list[Seen], list[Seen]]:
     reading = read_cards(image)
     cards = [Seen(c.card.name, c.confidence, c.center, max((i.size for i in c.indices), default=10.0),
                   down=c.indices[0].down if c.indices else None,
-                  whole=c.quad is not None or len(c.indices) >= 2)
+                  whole=c.quad is not None or len(c.indices) >= 2,
+                  marks=tuple(i.center for i in c.indices))
              for c in reading.cards]
     doubts = [Seen(None, 0.0, u.center, u.size or 10.0, u.likely) for u in reading.unreadable]
     return cards, doubts
@@ -170,6 +175,8 @@ class TableCard:
     named: bool = False  # named by the players (a card the reader could not read): held as face up
     down: tuple[float, float] | None = None  # the way the card's body lies from its index, if read
     body: tuple[float, float] | None = None  # the centre of the card's body (frame pixels), if known
+    marks: tuple[tuple[float, float], ...] = ()  # where its corner indices were read (frame pixels)
+    prints: list[npt.NDArray[np.float32]] = field(default_factory=list, repr=False)  # each mark, small copy
 
     def covers(self, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
                width: float) -> npt.NDArray[np.bool_]:
@@ -193,9 +200,12 @@ class _Slot:
     votes: dict[str | None, list[float]] = field(default_factory=dict)
     guesses: dict[str, int] = field(default_factory=dict)  # names an unreadable index was read as
     lie: tuple[tuple[float, float], bool, tuple[float, float]] | None = None  # down, whole, centre read
+    marks: tuple[tuple[float, float], ...] = ()  # where the card's indices were last read
 
     def add(self, seen: Seen) -> None:
         self.votes.setdefault(seen.card, []).append(seen.confidence)
+        if seen.card is not None and seen.marks:
+            self.marks = seen.marks
         if seen.card is not None and seen.down is not None and (self.lie is None or seen.whole):
             self.lie = (seen.down, seen.whole, seen.center)
         for rank, name in enumerate(seen.likely[:3]):
@@ -233,6 +243,7 @@ class _Look:
     seen_known: set[int] = field(default_factory=set)
     new_paper: set[int] = field(default_factory=set)  # cards laid, or turned face up, in this look
     dropped: list[_Slot] = field(default_factory=list)  # unread indices taken for a known card's own
+    fresh: set[int] = field(default_factory=set)  # cards first laid in this look
 
 
 class Tracker:
@@ -318,6 +329,19 @@ class Tracker:
         part = last[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
         return bool(part.size) and int(part.max()) > frame
 
+    def quiet(self) -> int:
+        """Frames the whole table has lain still, with nothing left to read, as of the last frame
+        fed (0 while a hand moves or a place waits to be read): the deadline of every wait is
+        counted in these (:class:`vision.track.follow.Follower`).
+
+        >>> Tracker(Zones.default(2), reader=lambda image: ([], [])).quiet()
+        0
+        """
+        last = self.motion.last_moved
+        if last is None or self._looks or self._number < 0:
+            return 0
+        return int(self._number - last.max())
+
     def visible(self, zone: str | None = None) -> list[TableCard]:
         """The cards of this deal seen face up at their last reading (in ``zone``, if given)."""
         return [c for c in self.cards if c.visible and c.deal == self.deal
@@ -362,10 +386,10 @@ class Tracker:
             budget -= 1
             look.last_read = number
             self._read(look, image)
-            out += self._commit(look, image, number)
+            out += self._commit(look, image, number, small)
             settled = look.reads >= self.agree and not any(slot.votes for slot in look.slots)
             if look.reads == len(self.reads) or settled:
-                out += self._close(look, image, number)
+                out += self._close(look, image, number, small)
                 out += self._unexplained(look, image, small, number)
                 self._settle_reference(look, small, image, number)
                 self._looks.remove(look)
@@ -569,10 +593,13 @@ class Tracker:
             for seen in cards + doubts:
                 cx, cy = seen.center[0] + x0, seen.center[1] + y0
                 inner = _inside_any(look.places, cx, cy)
-                seen = replace(seen, center=(cx, cy))
+                marks = tuple((mx + x0, my + y0) for mx, my in seen.marks)
+                seen = replace(seen, center=(cx, cy), marks=marks)
                 known = self._known(seen, inner)
                 if known is not None:
                     look.seen_known.add(id(known))
+                    if seen.marks:
+                        known.marks = seen.marks
                     if not known.visible:
                         look.new_paper.add(id(known))
                     known.visible = True
@@ -609,7 +636,8 @@ class Tracker:
         look.slots.append(slot)
         return slot
 
-    def _commit(self, look: _Look, image: BGR, number: int) -> list[Sighting | Doubt]:
+    def _commit(self, look: _Look, image: BGR, number: int,
+                small: npt.NDArray[np.uint8] | None = None) -> list[Sighting | Doubt]:
         out: list[Sighting | Doubt] = []
         for slot in list(look.slots):
             card, n, conf = slot.best()
@@ -622,7 +650,8 @@ class Tracker:
                 continue
             h, w = image.shape[:2]
             zone = self.zones.zone_of(slot.center[0], slot.center[1], w, h)
-            tc = TableCard(card, slot.center, slot.size, zone, number, deal=self.deal)
+            tc = TableCard(card, slot.center, slot.size, zone, number, deal=self.deal, marks=slot.marks)
+            tc.prints = self._prints(tc, small)
             if slot.lie is not None:
                 (dx, dy), whole, at = slot.lie
                 tc.down = (dx, dy)
@@ -634,13 +663,17 @@ class Tracker:
             look.laid += 1
             look.seen_known.add(id(tc))
             look.new_paper.add(id(tc))
+            look.fresh.add(id(tc))
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
                                 _crop(image, slot.center, slot.size), tc.down))
         return out
 
-    def _close(self, look: _Look, image: BGR, number: int) -> list[Sighting | Doubt]:
+    def _close(self, look: _Look, image: BGR, number: int,
+               small: npt.NDArray[np.uint8] | None = None) -> list[Sighting | Doubt]:
         """The look's last reading: what was never read surely is in doubt; cards in the regions
-        read that were not seen are hidden (covered, turned face down, or gone)."""
+        read that were not seen are hidden (covered, turned face down, or gone), unless a corner
+        index of theirs still looks as it did when read (a card laid overlapping the last of a row
+        leaves that card's index in view, and the reader may miss it beside the new one)."""
         out: list[Sighting | Doubt] = []
         for slot in look.slots:
             total = sum(len(v) for v in slot.votes.values())
@@ -651,16 +684,96 @@ class Tracker:
                 continue
             out.append(self._doubt(slot, image, number))
         keep = []
-        h, w = image.shape[:2]
         for c in self.cards:
-            if id(c) not in look.seen_known and not c.named \
-                    and _well_inside(look.box, c.center, 0.6 * self._card_width(max(w, h)), w, h):
+            if not c.visible and c.deal == self.deal and id(c) not in look.seen_known \
+                    and _inside_any([look.box], *(c.marks[0] if c.marks else c.center)) \
+                    and self._turned_up(c, small):
+                c.visible = True
+                look.seen_known.add(id(c))
+                look.new_paper.add(id(c))
+        for c in self.cards:
+            if id(c) not in look.seen_known and not c.named and self._in_view(c, look.box) \
+                    and not (c.visible and c.deal == self.deal
+                             and (self._index_unchanged(c, small) or self._overlapped(c, look))):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table
             keep.append(c)
         self.cards = keep
         return out
+
+    def _in_view(self, card: TableCard, box: Box) -> bool:
+        """Whether ``box`` shows where ``card`` would be read: every corner index it was read by
+        (two glyph sizes in from the box's edges), or, not knowing them, its centre well inside."""
+        w, h = self._size
+        if card.marks:
+            return all(_well_inside(box, m, 2 * card.size, w, h) for m in card.marks)
+        return _well_inside(box, card.center, 0.6 * self._card_width(max(w, h)), w, h)
+
+    def _overlapped(self, card: TableCard, look: _Look) -> bool:
+        """Whether a card laid in ``look`` lies on ``card`` (within ``OVERLAP`` card widths): the
+        next card of a row, laid over this one, leaves its index in view (the table protocol)."""
+        width = self.card_width
+        mine = [card.center, *card.marks, *([card.body] if card.body else [])]
+        return any(_dist(p, q) < OVERLAP * width for new in self.cards if id(new) in look.fresh
+                   for p in mine for q in [new.center, *new.marks])
+
+    def _mark_boxes(self, card: TableCard, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        """The small copy's box round each of ``card``'s marks (``INDEX_R`` glyph sizes)."""
+        if not self._size[0]:
+            return []
+        sx, sy = shape[1] / self._size[0], shape[0] / self._size[1]
+        r = max(2, round(INDEX_R * card.size * sx))
+        out = []
+        for x, y in card.marks:
+            cx, cy = round(x * sx), round(y * sy)
+            if r <= cx < shape[1] - r and r <= cy < shape[0] - r:
+                out.append((cx - r, cy - r, cx + r + 1, cy + r + 1))
+        return out
+
+    def _prints(self, card: TableCard, small: npt.NDArray[np.uint8] | None) -> list[npt.NDArray[np.float32]]:
+        """How ``card``'s corner indices look in the small copy now (as it is laid or read)."""
+        if small is None:
+            return []
+        boxes = self._mark_boxes(card, small.shape)
+        return [small[y0:y1, x0:x1].astype(np.float32) for x0, y0, x1, y1 in boxes]
+
+    def _turned_up(self, card: TableCard, small: npt.NDArray[np.uint8] | None) -> bool:
+        """Whether a hidden ``card`` shows again where it lay: a corner index of it looks as it did
+        when it was read (within a small pixel either way), though the reader may not read it
+        now (half under the next card of its row, say)."""
+        if small is None or not card.prints:
+            return False
+        shift = 0.0
+        if self._reference is not None and self._reference.shape == small.shape:
+            shift = float(np.median(small.astype(np.int16) - self._reference.astype(np.int16)))
+        for (x0, y0, x1, y1), was in zip(self._mark_boxes(card, small.shape), card.prints, strict=False):
+            for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                a, b, c, d = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+                if a < 0 or b < 0 or c > small.shape[1] or d > small.shape[0]:
+                    continue
+                now = small[b:d, a:c].astype(np.float32)
+                if now.shape == was.shape and float(np.mean(np.abs(now - was - shift))) < INDEX_SAME:
+                    return True
+        return False
+
+    def _index_unchanged(self, card: TableCard, small: npt.NDArray[np.uint8] | None) -> bool:
+        """Whether a corner index of ``card`` still looks, in the small copy, as the table looked
+        when it was last read there (``INDEX_SAME`` grey levels on average, the frame's even
+        change of light taken out)."""
+        ref = self._reference
+        if not card.marks or small is None or ref is None or ref.shape != small.shape or not self._size[0]:
+            return False
+        sx, sy = small.shape[1] / self._size[0], small.shape[0] / self._size[1]
+        r = max(2, round(INDEX_R * card.size * sx))
+        shift = float(np.median(small.astype(np.int16) - ref.astype(np.int16)))
+        for x, y in card.marks:
+            cx, cy = round(x * sx), round(y * sy)
+            y0, y1, x0, x1 = max(0, cy - r), cy + r + 1, max(0, cx - r), cx + r + 1
+            now, was = small[y0:y1, x0:x1].astype(np.float32), ref[y0:y1, x0:x1].astype(np.float32)
+            if now.size and float(np.mean(np.abs(now - was - shift))) < INDEX_SAME:
+                return True
+        return False
 
     def _on_a_card(self, slot: _Slot) -> bool:
         """True when a card of this deal was read within ``ON_CARD`` glyph sizes of ``slot`` (its

@@ -438,18 +438,21 @@ CLEANUP_INTERVAL_S = 5
 
 
 def make_server(config: ServeConfig, app: Any) -> Any:
-    """A waitress server for ``app`` (not yet running): ``server.run()``, ``server.close()``."""
-    from waitress import create_server
+    """A waitress server for ``app`` (not yet running): ``server.run()``, ``server.close()``;
+    guarded against slow clients and large bodies (:mod:`companion.server`)."""
+    from companion.server import guarded_server
 
-    return create_server(
+    proxy = config.web.get("TRUSTED_PROXY")
+    return guarded_server(
         app,
         host=config.host,
         port=config.port,
         threads=config.server_threads,
-        connection_limit=max(CONNECTION_LIMIT, config.max_live * 4),
+        limit=max(CONNECTION_LIMIT, config.max_live * 4),
+        max_body=int(config.web.get("MAX_CONTENT_LENGTH", 12 * 1024 * 1024)) + 64 * 1024,
+        trusted=[proxy] if proxy else [],
         channel_timeout=IDLE_TIMEOUT_S,
         cleanup_interval=CLEANUP_INTERVAL_S,
-        asyncore_use_poll=True,
         ident="cribbage-companion",
     )
 

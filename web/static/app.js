@@ -1,8 +1,7 @@
 /* Cribbage Companion page: the live table, play by hand, fixes, history, new game (the Photo tab
    is photo.js, loaded when the tab opens; the Camera tab camera.js).
    Plain JavaScript, no libraries, nothing loaded from outside. Everything goes through /api.
-   Every page script keeps its names in its own scope (one function around the file, its body
-   not indented); what the others use is handed on window.Crib, at the end of this file. */
+   Each page script keeps its names in one function; shared ones go on window.Crib. */
 (() => {
 "use strict";
 
@@ -788,11 +787,10 @@ refreshSession().catch((e) => toast(e.message, true)).then(() => {
   renderPlayerFields(); return loadGame();
 }).then(connect);
 
-/* ---------- what the other page scripts use (camera-watch.js, camera.js, setup.js, history.js,
-   photo.js): the one global name the page scripts share ---------- */
+/* for the other page scripts: the page's one global */
 window.Crib = {
   $, $$, el, api, send, toast, app, S, NUMBER_WORDS, cardLabel, cardEl, cardsWords, tenths,
   buildPicker, loadScript, render, showChanges, viewGame,
-  get RANKS() { return RANKS; }, get SUITS() { return SUITS; },  // the engine's alphabet, once the session came
+  get RANKS() { return RANKS; }, get SUITS() { return SUITS; },
 };
 })();

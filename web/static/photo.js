@@ -6,7 +6,9 @@
    render, showChanges, app, S, SUITS, RANKS, NUMBER_WORDS, cardLabel, cardEl, buildPicker).
    With the cards dealt (six, or five in a game that deals five), "Which to throw?" ranks the
    discards for the dealer or the pone (POST /api/discard), each with why in words. */
+(() => {
 "use strict";
+const { $, $$, NUMBER_WORDS, S, api, app, buildPicker, cardEl, cardLabel, el, render, send, showChanges, tenths, toast } = window.Crib;
 
 app.photo = { slots: [], sel: null, name: null, starter: null };
 const PHOTO_MAX_TAPPED = 6;   // cards tapped in by hand: at most the six dealt
@@ -125,7 +127,7 @@ function renderStarters() {
   // were photographed together), then the rest of the pack
   const slots = app.photo.slots;
   const rest = [];
-  for (const suit of SUITS) for (const rank of RANKS) if (!slots.includes(rank + suit)) rest.push(rank + suit);
+  for (const suit of window.Crib.SUITS) for (const rank of window.Crib.RANKS) if (!slots.includes(rank + suit)) rest.push(rank + suit);
   const option = (c) => el("option", { value: c }, cardLabel(c));
   const st = $("#photo-starter");
   const groups = [el("option", { value: "" }, "not known: count each")];
@@ -318,3 +320,6 @@ $("#photo-throw").addEventListener("click", (ev) => {
 buildPicker($("#photo-picker"), photoPick);
 renderPhotoCards();
 $("#photo-body").hidden = false;
+
+window.Crib.renderPhotoCards = renderPhotoCards;  // read by the browser tests
+})();

@@ -1,0 +1,151 @@
+"""``crib serve``'s server against slow clients and huge bodies, on real sockets on loopback:
+connections per address are bounded, a request head must come within its time, the Pi's own
+page is served while many slow sockets are open, and a body larger than the API accepts is
+refused before it is read."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.server import guarded_server
+from companion.service import Companion, ServeConfig, build_app, make_server
+from cribbage.gamelog import GameStore
+
+PER_ADDRESS, LIMIT, RESERVE = 8, 40, 8
+
+
+def can_bind(address: str) -> bool:
+    try:
+        with socket.socket() as probe:
+            probe.bind((address, 0))
+    except OSError:
+        return False
+    return True
+
+
+pytestmark = pytest.mark.skipif(not can_bind("127.0.0.2"),
+                                reason="this machine cannot send from 127.0.0.2")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    config = ServeConfig(data_dir=tmp_path, port=0)
+    app = build_app(config, companion)
+    yield config, app
+    app.extensions["crib"].hub.close_all()
+    companion.close()
+
+
+def run(server: Any) -> Iterator[int]:
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    yield int(server.effective_port)
+    server.close()
+    server.task_dispatcher.shutdown()
+    runner.join(10)
+
+
+def slow(port: int, source: str) -> socket.socket:
+    """A connection from ``source`` that begins a request head and sends no more."""
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.settimeout(5)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    return sock
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        return sock.recv(1) == b""
+    except TimeoutError:
+        return False
+    except ConnectionError:
+        return True
+
+
+def test_many_slow_sockets_leave_the_pis_page_served(table: tuple[Any, Any]) -> None:
+    _, app = table
+    server = guarded_server(app, host="127.0.0.1", port=0, threads=4, limit=LIMIT,
+                            per_address=PER_ADDRESS, reserve=RESERVE, head_timeout=60.0)
+    ports = run(server)
+    port = next(ports)
+    held: list[socket.socket] = []
+    try:
+        one = [slow(port, "127.0.0.2") for _ in range(3 * PER_ADDRESS)]
+        held += one
+        closed = [closed_by_server(s, within=0.5) for s in one]
+        assert closed.count(False) == PER_ADDRESS  # the rest were closed as they came
+        for k in range(3, 3 + 2 * LIMIT // PER_ADDRESS):  # more addresses: the shared limit
+            held += [slow(port, f"127.0.0.{k}") for _ in range(PER_ADDRESS)]
+        open_now = [s for s in held if not closed_by_server(s, within=0.2)]
+        assert len(open_now) <= LIMIT
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+            assert page.status == 200  # the Pi's own page, through it all
+    finally:
+        for sock in held:
+            sock.close()
+        next(ports, None)
+
+
+def test_a_request_head_must_come_in_time(table: tuple[Any, Any]) -> None:
+    _, app = table
+    server = guarded_server(app, host="127.0.0.1", port=0, threads=4, head_timeout=1.0,
+                            cleanup_interval=1)
+    ports = run(server)
+    port = next(ports)
+    sock = slow(port, "127.0.0.2")
+    try:
+        cut = False
+        for k in range(60):  # one more header line every 0.2 s: never idle, never done
+            try:
+                sock.sendall(f"X-Slow-{k}: 1\r\n".encode())
+            except OSError:
+                cut = True
+                break
+            if closed_by_server(sock, within=0.2):
+                cut = True
+                break
+        assert cut, "a head sent a line at a time was never cut off"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+            assert page.status == 200
+    finally:
+        sock.close()
+        next(ports, None)
+
+
+def test_a_body_larger_than_the_api_takes_is_refused_unread(table: tuple[Any, Any]) -> None:
+    config, app = table
+    ports = run(make_server(config, app))
+    port = next(ports)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sent, chunk = 0, b"x" * (1024 * 1024)
+    try:
+        sock.sendall(b"POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n\r\n")
+        try:
+            for _ in range(200):  # up to 200 MB, chunked: no length to refuse it by
+                sock.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+                sent += len(chunk)
+        except OSError:
+            pass
+        answer = b""
+        try:
+            while part := sock.recv(65536):
+                answer += part
+        except OSError:
+            pass
+    finally:
+        sock.close()
+        next(ports, None)
+    assert sent < 60 * 1024 * 1024, f"the server read {sent >> 20} MB before refusing"
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 413"), answer[:100]

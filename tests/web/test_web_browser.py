@@ -83,10 +83,10 @@ def tap(page: Any, action: str | None = None, seat: str | None = None,
         page.click(f'#picker button[data-card="{card}"]')
     if claim is not None:
         page.fill("#claim", str(claim))
-    before = page.evaluate("app.lastJson")
+    before = page.evaluate("Crib.app.lastJson")
     page.click("#send")
     page.wait_for_function(
-        "(before) => app.lastJson !== before || document.querySelector('#toast.bad:not([hidden])')",
+        "(before) => Crib.app.lastJson !== before || document.querySelector('#toast.bad:not([hidden])')",
         arg=before,
     )
     refused = page.locator("#toast.bad:not([hidden])")
@@ -102,8 +102,8 @@ def send_events(page: Any, events: list[dict[str, Any]]) -> None:
     page.evaluate(
         """async (events) => {
              for (const e of events) {
-               const r = await api("POST", `/api/games/${app.gameId}/events`, e);
-               render(r.state);
+               const r = await Crib.api("POST", `/api/games/${Crib.app.gameId}/events`, e);
+               Crib.render(r.state);
              }
            }""",
         events,
@@ -133,7 +133,7 @@ def test_start_a_game_and_play_a_deal_by_tapping(page: Any) -> None:
     page.click("#tabs >> text=Table")
     expect(score(page, "A")).to_have_text("18")
     expect(score(page, "B")).to_have_text("20")
-    expect(page.locator("#spoken")).to_have_text(re.compile(r"^Bob: fifteen two, fifteen four"))
+    expect(page.locator("#spoken")).to_have_text(re.compile(r"^Bob's crib: fifteen two, fifteen four"))
     expect(page.locator("#dealer")).to_have_text("Alice")  # the next deal
     assert peg_hole(page, "A", "front") == hole_xy(page, 0, 18)
     assert peg_hole(page, "A", "back") == hole_xy(page, 0, 2)
@@ -164,7 +164,7 @@ def test_correct_a_card(page: Any) -> None:
     expect(page.locator("#edit-preview")).to_contain_text("J♣")  # already played: refused
     page.click('#edit-picker button[data-card="6S"]')  # the dialog's picker
     expect(page.locator("#edit-preview")).to_have_text("This changes: Bob 2 → 0")
-    assert page.evaluate("app.state.scores.B") == 2  # nothing recorded yet
+    assert page.evaluate("Crib.app.state.scores.B") == 2  # nothing recorded yet
     page.click("#edit-form button.primary")
     expect(page.locator("#changed")).to_have_text("Corrected #4: Bob 2 → 0")
     expect(page.locator('#events li[data-event="4"]')).to_have_class(re.compile("gone"))
@@ -197,11 +197,11 @@ def test_watch_the_board_move_from_another_phone(page: Any, browser: Any, server
     expect(page.locator("#live")).to_have_text("live")
     other = browser.new_context().new_page()
     other.goto(server)
-    other.wait_for_function("() => app.gameId !== null")  # a function: the page's CSP refuses eval
+    other.wait_for_function("() => Crib.app.gameId !== null")  # a function: the page's CSP refuses eval
     events = [{"type": "dealer", "seat": "A"}, {"type": "starter", "card": "JH"}]
     other.evaluate(
         """async (events) => { for (const e of events)
-             await api("POST", `/api/games/${app.gameId}/events`, e); }""",
+             await Crib.api("POST", `/api/games/${Crib.app.gameId}/events`, e); }""",
         events,
     )
     # heels: the dealer (Carol) pegs two; the first phone sees it without a reload
@@ -242,7 +242,7 @@ def test_upload_a_photo_and_count_the_hand(page: Any, tmp_path: Path) -> None:
     expect(page.locator("#photo-view img")).to_be_visible()
     expect(page.locator("#photo-msg")).not_to_have_text("Reading…")
     # fix the reading by hand: whatever was read is replaced by the cards tapped
-    page.evaluate("app.photo.slots = []; renderPhotoCards()")
+    page.evaluate("Crib.app.photo.slots = []; Crib.renderPhotoCards()")
     for card in ("5C", "5D", "5H", "JS", "5S"):
         page.click(f'#photo-picker button[data-card="{card}"]')
     page.select_option("#photo-starter", "5S")
@@ -305,7 +305,7 @@ def test_a_counted_photo_goes_into_the_game(page: Any, tmp_path: Path) -> None:
     page.set_input_files("#photo-file", str(path))
     page.click("#photo-form button.primary")
     expect(page.locator("#photo-view img")).to_be_visible()
-    page.evaluate("app.photo.slots = []; renderPhotoCards()")
+    page.evaluate("Crib.app.photo.slots = []; Crib.renderPhotoCards()")
     for card in ("JC", "5H", "4H", "6D", "5D"):
         page.click(f'#photo-picker button[data-card="{card}"]')
     page.select_option("#photo-starter", "5D")
@@ -316,7 +316,7 @@ def test_a_counted_photo_goes_into_the_game(page: Any, tmp_path: Path) -> None:
     page.click("#tabs >> text=Table")
     expect(score(page, "A")).to_have_text("18")
     expect(page.locator("#next")).to_have_count(1)
-    assert page.evaluate("app.state.next") == "B"
+    assert page.evaluate("Crib.app.state.next") == "B"
 
 
 def test_a_table_pin_set_at_first_start(browser: Any, tmp_path: Path) -> None:

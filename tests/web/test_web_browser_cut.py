@@ -37,5 +37,5 @@ def test_only_the_tied_players_cut_again_and_the_lower_deals(phone: Any) -> None
     expect(page.locator("#next")).to_contain_text("Ann cut 9♣, Ben cut 3♦: Ben cut lower and deals first.")
     page.click("#tabs >> text=Table")
     expect(page.locator("#dealer")).to_have_text("Ben")
-    cuts = page.evaluate("() => app.state.cuts")
+    cuts = page.evaluate("() => Crib.app.state.cuts")
     assert [c["cards"] for c in cuts] == [{"A": "7S", "B": "7H", "C": "KD"}, {"A": "9C", "B": "3D"}]

@@ -31,17 +31,17 @@ def in_view(page: Any, locator: Any) -> bool:
 def test_the_chart_opens_under_its_game_and_follows_it(phone: Any) -> None:
     page = phone
     for k in range(6):  # older games fill the list
-        page.evaluate("(k) => api('POST', '/api/games', {players: [`Old${k}`, 'Pat']})", k)
+        page.evaluate("(k) => Crib.api('POST', '/api/games', {players: [`Old${k}`, 'Pat']})", k)
     new_game(page, names=("Sam", "Tia"))
     page.click("#tabs >> text=History")
-    game = page.evaluate("() => app.gameId")
+    game = page.evaluate("() => Crib.app.gameId")
     row = page.locator(f'#games li[data-game="{game}"]')
     row.locator("button", has_text="Chart").click()
     chart = row.locator("svg.chart")
     expect(chart).to_contain_text("Sam 0")
     assert in_view(page, chart), chart.bounding_box()
     # the live game moves on (sent from elsewhere, as another phone or the camera would): it follows
-    page.evaluate("(g) => api('POST', `/api/games/${g}/events`, "
+    page.evaluate("(g) => Crib.api('POST', `/api/games/${g}/events`, "
                   "{type: 'adjust', seat: 'A', points: 5, reason: 'test'})", game)
     expect(chart).to_contain_text("Sam 5")
     # an older game's chart opens under that game, and the newer one's closes

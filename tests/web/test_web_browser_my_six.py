@@ -40,7 +40,7 @@ def test_my_six_and_the_two_thrown_give_the_deal_review(phone: Any) -> None:
     tap(page, cards=())
     tap(page, cards=THROWN["A"] + THROWN["B"])  # Bob's crib
     page.click("#tabs >> text=History")
-    game = page.evaluate("() => app.gameId")
+    game = page.evaluate("() => Crib.app.gameId")
     row = page.locator(f'#games li[data-game="{game}"]')
     expect(row.locator(".given")).to_contain_text("Given away by the discards (expected): Alice")
     row.locator("button.review-btn").click()
@@ -67,7 +67,7 @@ def test_a_deal_without_my_six_says_what_is_known(phone: Any) -> None:
     new_game(page, names=("Ann", "Bob"))
     send_events(page, DEAL)
     page.click("#tabs >> text=History")
-    game = page.evaluate("() => app.gameId")
+    game = page.evaluate("() => Crib.app.gameId")
     known = page.locator(f'#games li[data-game="{game}"] details.known')
     expect(known).to_be_attached()
     known.locator("summary").click()

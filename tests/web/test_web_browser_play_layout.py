@@ -108,7 +108,7 @@ def test_a_61_point_game_has_a_mark_at_61_and_ends_with_a_rematch(phone: Any) ->
     page.select_option('#new-form select[name="counting"]', "claim")
     page.click("#new-form button.primary")
     expect(page.locator("#next")).to_contain_text("choose the dealer")
-    old = page.evaluate("() => app.gameId")
+    old = page.evaluate("() => Crib.app.gameId")
     page.click("#tabs >> text=Table")
     expect(page.locator("#h0-61")).to_have_class(re.compile(r"\bgoal\b"))
     expect(page.locator("#h1-61")).to_have_class(re.compile(r"\bgoal\b"))
@@ -120,12 +120,12 @@ def test_a_61_point_game_has_a_mark_at_61_and_ends_with_a_rematch(phone: Any) ->
     winner.locator("button.rematch").click()
     expect(page.locator("#play")).to_be_visible()
     expect(page.locator("#next")).to_contain_text("choose the dealer")
-    new = page.evaluate("() => app.gameId")
+    new = page.evaluate("() => Crib.app.gameId")
     assert new != old
-    settings = page.evaluate("() => app.state.settings")
+    settings = page.evaluate("() => Crib.app.state.settings")
     assert settings["players"] == ["Ann", "Bob"] and settings["variant"] == "five-card"
     assert settings["target"] == 61 and settings["counting"] == "claim"
-    assert page.evaluate("() => app.state.scores") == {"A": 0, "B": 0}
+    assert page.evaluate("() => Crib.app.state.scores") == {"A": 0, "B": 0}
     # the Play tab offers it too, at the end of the game
     send_events(page, [{"type": "dealer", "seat": "A"},
                        {"type": "adjust", "seat": "A", "points": 61, "reason": "test"}])

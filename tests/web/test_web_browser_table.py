@@ -47,7 +47,7 @@ def test_the_cut_for_deal_lower_deals_and_equal_cuts_cut_again(page: Any) -> Non
     page.click("#send")
     nxt = page.locator("#next")
     expect(nxt).to_contain_text("Ann cut 4♥, Bob cut 4♠: equal lowest cuts, so Ann and Bob cut again.")
-    assert page.evaluate("app.state.phase") == "cut"
+    assert page.evaluate("Crib.app.state.phase") == "cut"
     expect(page.locator("#picked .card")).to_have_count(2)  # two empty slots for the new cut
     cut(page, "9C", "3D")
     expect(nxt).to_contain_text("Ann cut 9♣, Bob cut 3♦: Bob cut lower and deals first.")
@@ -62,7 +62,7 @@ def test_a_cut_with_a_card_missing_is_refused_in_words(page: Any) -> None:
     new_game(page, names=("Ann", "Bob", "Cy"), variant="three-player")
     cut(page, "9C", "3D")
     expect(page.locator("#toast.bad")).to_have_text("Tap a cut card for each player: Cy's is missing")
-    assert page.evaluate("app.state.events") == 0
+    assert page.evaluate("Crib.app.state.events") == 0
 
 
 def test_a_misdeal_pegs_the_penalty_and_the_same_dealer_deals_again(page: Any) -> None:
@@ -73,12 +73,12 @@ def test_a_misdeal_pegs_the_penalty_and_the_same_dealer_deals_again(page: Any) -
     expect(page.locator("#penalty")).to_have_value("2")
     page.click("#send")
     expect(page.locator("#toast")).to_have_text("Recorded: Bob 0 → 2")
-    assert page.evaluate("[app.state.deal, app.state.dealer]") == [2, "A"]
+    assert page.evaluate("[Crib.app.state.deal, Crib.app.state.dealer]") == [2, "A"]
     page.click('#actions button[data-act="misdeal"]')
     page.fill("#penalty", "0")  # a table that plays no penalty
     page.click("#send")
     expect(page.locator("#changed")).to_have_text("Recorded: no score changed")
-    assert page.evaluate("[app.state.deal, app.state.scores.B]") == [3, 2]
+    assert page.evaluate("[Crib.app.state.deal, Crib.app.state.scores.B]") == [3, 2]
     send_events(page, [{"type": "starter", "card": "5D"}])
     page.click('#actions button[data-act="misdeal"]')
     page.click("#send")
@@ -97,7 +97,7 @@ def test_a_new_deal_checks_whose_deal_it_is(page: Any) -> None:
     page.click('#actions button[data-act="new-deal"]')
     page.click("#send")
     expect(page.locator("#changed")).to_have_text("Recorded: no score changed")
-    assert page.evaluate("app.state.events") == 2
+    assert page.evaluate("Crib.app.state.events") == 2
 
 
 # --- 2. the last count, itemised -------------------------------------------------------------

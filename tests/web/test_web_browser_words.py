@@ -135,11 +135,11 @@ def test_a_refused_send_keeps_its_cards_for_the_same_action_only(page: Any) -> N
     page.click('#picker button[data-card="7C"]')
     page.click("#send")
     expect(page.locator("#toast.bad")).to_contain_text("out of turn")
-    assert page.evaluate("app.picked") == ["7C"]
+    assert page.evaluate("Crib.app.picked") == ["7C"]
     expect(page.locator("#picked")).to_contain_text("Still picked")
     # retry the same action: the card is still picked; choose the right seat and Send
     page.click('#seat-pick button[data-seat="A"]')
-    assert page.evaluate("app.picked") == ["7C"]
+    assert page.evaluate("Crib.app.picked") == ["7C"]
     page.click("#send")
     expect(page.locator("#series")).to_contain_text("7♣")
     expect(page.locator("#picked .card")).to_have_count(0)  # sent: nothing picked any more
@@ -148,11 +148,11 @@ def test_a_refused_send_keeps_its_cards_for_the_same_action_only(page: Any) -> N
     page.click('#picker button[data-card="8C"]')
     page.click("#send")
     expect(page.locator("#picked")).to_contain_text("Still picked")
-    assert page.evaluate("app.picked") == ["8C"]
+    assert page.evaluate("Crib.app.picked") == ["8C"]
     page.click('#actions button[data-act="go"]')
-    assert page.evaluate("app.picked") == []
+    assert page.evaluate("Crib.app.picked") == []
     page.click('#actions button[data-act="play"]')
-    assert page.evaluate("app.picked") == []
+    assert page.evaluate("Crib.app.picked") == []
     expect(page.locator("#picked .card")).to_have_count(0)
 
 
@@ -203,9 +203,9 @@ def test_history_lists_sides_in_seat_order_and_the_newest_is_not_old(page: Any) 
     new_game(page, names=("Alice", "Bob"))
     send_events(page, [{"type": "adjust", "seat": "A", "points": 25, "reason": "t"},
                        {"type": "adjust", "seat": "B", "points": 29, "reason": "t"}])
-    first = page.evaluate("app.gameId")
+    first = page.evaluate("Crib.app.gameId")
     new_game(page, names=("Ann", "Bob", "Cat", "Dan"), variant="four-player")
-    newest = page.evaluate("app.gameId")
+    newest = page.evaluate("Crib.app.gameId")
     page.click("#tabs >> text=History")
     old = page.locator(f'#games li[data-game="{first}"]')
     expect(old).to_contain_text("Alice v Bob")
@@ -215,7 +215,7 @@ def test_history_lists_sides_in_seat_order_and_the_newest_is_not_old(page: Any) 
     row.locator("text=View").click()
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator("#viewing")).to_be_hidden()
-    assert page.evaluate("app.follow") is True
+    assert page.evaluate("Crib.app.follow") is True
     page.click("#tabs >> text=History")
     old.locator("text=View").click()
     expect(page.locator("#viewing")).to_contain_text("not the latest")

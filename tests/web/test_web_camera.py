@@ -537,17 +537,17 @@ def test_the_camera_tab_shows_the_snapshot_and_zones_and_saves_a_drag(
     page.mouse.up()
     page.click("#cam-reset")
     expect(page.locator("#cam-save")).to_be_disabled()
-    left = page.evaluate("cam.zones.centre[0]")
+    left = page.evaluate("Crib.cam.zones.centre[0]")
     assert left == pytest.approx(saved["centre"][0])
     # snapshots stop when the tab is left: the next turn of the loop sees the tab hidden and ends it
     expect(page.locator("#cam-view")).to_have_attribute("data-snap", "on")
     page.click("#tabs >> text=Table")
     expect(page.locator("#cam-view")).to_have_attribute("data-snap", "off")
-    assert page.evaluate("() => cam.timer === null && !cam.loading")
+    assert page.evaluate("() => Crib.cam.timer === null && !Crib.cam.loading")
     taken = table.snapshots_taken
     table.tell(frames=413)  # a new status does not start them again while the tab is hidden
     expect(page.locator("#cam-view")).to_have_attribute("data-snap", "off")
-    assert page.evaluate("() => cam.timer === null && !cam.loading")
+    assert page.evaluate("() => Crib.cam.timer === null && !Crib.cam.loading")
     assert table.snapshots_taken == taken
 
 
@@ -558,10 +558,10 @@ def test_a_flagged_reading_is_fixed_from_the_camera_tab(
 ) -> None:
     url, table = live
     api_game = page.evaluate("""async () => {
-        const r = await api("POST", "/api/games", {players: ["Alice", "Bob"]});
+        const r = await Crib.api("POST", "/api/games", {players: ["Alice", "Bob"]});
         for (const e of [{type: "dealer", seat: "B"}, {type: "starter", card: "5D"},
                          {type: "play", seat: "A", card: "JC"}])
-          await api("POST", `/api/games/${r.game_id}/events`, e);
+          await Crib.api("POST", `/api/games/${r.game_id}/events`, e);
         return r.game_id;
     }""")
     table.cam_state["game"] = api_game
@@ -740,8 +740,8 @@ def camera_tab(page: Any) -> None:
 
 def start_game(page: Any, table: CameraTable, events: list[dict[str, Any]]) -> int:
     game = page.evaluate("""async (events) => {
-        const r = await api("POST", "/api/games", {players: ["Alice", "Bob"]});
-        for (const e of events) await api("POST", `/api/games/${r.game_id}/events`, e);
+        const r = await Crib.api("POST", "/api/games", {players: ["Alice", "Bob"]});
+        for (const e of events) await Crib.api("POST", `/api/games/${r.game_id}/events`, e);
         return r.game_id;
     }""", events)
     table.cam_state["game"] = game
@@ -759,7 +759,7 @@ def tap_targets(locator: Any) -> list[tuple[str, float, float]]:
 def test_camera_js_is_fetched_when_the_tab_opens(page: Any, live: tuple[str, CameraTable]) -> None:
     assert page.locator('script[src="/static/camera-watch.js"]').count() == 1
     assert page.locator('script[src="/static/camera.js"]').count() == 0
-    assert page.evaluate("() => typeof camUpdate") == "undefined"
+    assert page.evaluate("() => typeof Crib.cam") == "undefined"
     expect(page.locator('#tabs a[data-tab="camera"]')).to_be_visible()  # camera-watch.js showed it
     camera_tab(page)
     expect(page.locator('script[src="/static/camera.js"]')).to_have_count(1)
@@ -951,3 +951,28 @@ def test_zone_labels_sit_small_at_the_outer_edge_off_the_cards(
     alpha = page.evaluate("""() => getComputedStyle(document.querySelector('#cam-zones .label'))
                              .backgroundColor.match(/[\\d.]+/g).map(Number)""")
     assert len(alpha) == 4 and alpha[3] <= 0.6, alpha
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_the_play_tab_still_redraws_after_the_camera_tab_opened(page: Any,
+                                                                live: tuple[str, CameraTable]) -> None:
+    """camera.js's own renderSeats once replaced app.js's as a global: once the Camera tab had
+    opened, a card laid on the Play tab left "Next: Alice to play (count 0)" and the player
+    buttons as they were."""
+    _, table = live
+    start_game(page, table, DEAL[:2])  # Bob deals, the starter turned: Alice leads
+    camera_tab(page)
+    expect(page.locator('script[src="/static/camera.js"]')).to_have_count(1)
+    page.click("#tabs >> text=Play")
+    nxt = page.locator("#next")
+    expect(nxt).to_have_text("Next: Alice to play (count 0).")
+    expect(page.locator("#seat-pick button.on")).to_have_text("Alice")
+    page.click('#picker button[data-card="JC"]')
+    page.click("#send")
+    expect(nxt).to_have_text("Next: Bob to play (count 10).")
+    expect(page.locator("#seat-pick button.on")).to_have_text("Bob")
+    page.click('#picker button[data-card="5S"]')
+    page.click("#send")
+    expect(nxt).to_have_text("Next: Alice to play (count 15).")
+    expect(page.locator("#seat-pick button.on")).to_have_text("Alice")

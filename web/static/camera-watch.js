@@ -1,9 +1,10 @@
 /* Cribbage Companion page, the camera on every tab: the Camera tab's link, the "camera lost"
-   banner and the camera's status (the live stream's event: camera; while the page polls,
-   GET /api/camera every 2 s). The Camera tab's own script, camera.js (what the camera expects,
-   flagged readings, the snapshot and the zones), is fetched when the tab first opens. Loaded
-   after app.js (its helpers: $, api, app, loadScript) only when the table has a camera. */
+   banner and the camera's status (the stream's event: camera; polling, GET /api/camera every
+   2 s). The Camera tab's camera.js is fetched when the tab first opens. Loaded after app.js
+   (window.Crib) only when the table has a camera. */
+(() => {
 "use strict";
+const { $, api, app, loadScript } = window.Crib;
 
 const camWatch = { status: null, show: null, pushed: 0 };  // show: camera.js's renderer, once loaded
 
@@ -40,3 +41,6 @@ window.addEventListener("hashchange", camWatchTab);
 setInterval(() => { if (!app.es && document.visibilityState === "visible") camWatchLoad(); }, 2000);  // polling
 camWatchLoad();
 camWatchTab();
+
+Object.assign(window.Crib, { camWatch, camWatchLoad });  // for camera.js
+})();

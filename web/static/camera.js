@@ -3,7 +3,9 @@
    Fetched when the tab first opens; camera-watch.js (on every tab) keeps the camera's status
    and the "camera lost" banner and hands each status here. Uses app.js's helpers ($, el, api,
    send, toast, render, app, S, cardLabel, buildPicker). */
+(() => {
 "use strict";
+const { $, $$, S, api, app, buildPicker, cardLabel, el, loadScript, render, send, toast, camWatch, camWatchLoad } = window.Crib;
 
 const cam = {
   status: null, zones: null, dirty: false, drag: null,
@@ -382,7 +384,7 @@ async function resolveFlag(f, choice, picked) {
 /* ---------- start ---------- */
 /* the Set-up step (the camera checks, live): setup.js and setup.css, fetched when first pressed */
 $("#cam-expect").before(el("button", { id: "cam-setup-open", type: "button", class: "ghost", "aria-expanded": "false",
-  onclick: () => (typeof setupToggle === "function" ? setupToggle()
+  onclick: () => (window.Crib.setupToggle ? window.Crib.setupToggle()
     : loadScript($("#camera").dataset.script.replace(/camera\.js$/, "setup.js"))) }, "Set up the camera"));
 camWatch.show = camUpdate;
 window.addEventListener("hashchange", () => { if (location.hash === "#camera") camSnap(); });
@@ -395,3 +397,6 @@ setInterval(() => {  // the game moved on (names, whose turn): the words follow,
   renderFlagged(cam.status.flagged || []);
 }, 1000);
 if (camWatch.status) camUpdate(camWatch.status); else camLoad();
+
+Object.assign(window.Crib, { cam, camState });  // setup.js: the game the camera follows (cam: read by the browser tests)
+})();

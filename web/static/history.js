@@ -1,6 +1,8 @@
 /* Cribbage Companion page: the History tab (past games, the match tally, the score chart, the
    coach's review of the discards), fetched when the tab first opens. Uses app.js's helpers. */
+(() => {
 "use strict";
+const { $, S, api, app, cardEl, cardsWords, el, send, tenths, viewGame } = window.Crib;
 
 async function loadHistory() {
   const d = await send("GET", "/api/games");
@@ -53,7 +55,8 @@ async function knownDiscards(id, li, r) {
   li.append(el("details", { class: "known" }, el("summary", {}, `What is known of ${lines.length === 1 ? "a deal" : `${lines.length} deals`} not reviewed`),
     ...lines.map((t) => el("p", {}, t)),
     el("p", { class: "hint" }, "Who threw which crib cards is not known, so the discards cannot be judged: "
-      + "enter each player's cards dealt (My six) and the ones thrown on the Play tab before the starter.")));
+      + `enter each player's cards dealt (My ${window.Crib.NUMBER_WORDS[S.dealt(s)] || "cards"}, as the Play tab's button says) `
+      + "and the ones thrown on the Play tab before the starter.")));
 }
 function showReview(id, r) {
   const box = $("#review");
@@ -99,3 +102,6 @@ app.onState = () => {
   }
 };
 loadHistory();
+
+window.Crib.loadHistory = loadHistory;  // app.js: the tab opened again
+})();

@@ -4,7 +4,9 @@
    request at a time; the step ends with "Lay one card in front of each player".
    Fetched by camera.js's "Set up the camera" button when it is first pressed (not with the
    page), with its own setup.css. Uses app.js's $, el, api and camera.js's cam, camState. */
+(() => {
 "use strict";
+const { $, api, el } = window.Crib;
 
 const setup = { open: false, timer: null, busy: false, report: null };
 const SETUP_EVERY_MS = 1000;
@@ -75,7 +77,7 @@ function setupShow(r) {
     setupIcon(c.name),
     el("span", { class: "setup-mark", role: "img", "aria-label": c.ok ? "good" : "to fix" }, c.ok ? "✓" : "✗"),
     el("span", {}, el("b", {}, SETUP_TITLES[c.name] || c.name), el("span", { class: "setup-say" }, c.say)))));
-  const players = ((typeof camState === "function" && camState()) || {}).players;
+  const players = ((window.Crib.camState && window.Crib.camState()) || {}).players;
   const want = Array.isArray(players) && players.length ? players.length : 2;
   const laid = r.cards >= want;
   $("#setup-last").dataset.ok = laid ? "yes" : "no";
@@ -116,3 +118,6 @@ setupBuild();
 window.addEventListener("hashchange", setupRefresh);
 document.addEventListener("visibilitychange", setupRefresh);
 setupToggle(true);  // fetched because the button was pressed
+
+window.Crib.setupToggle = setupToggle;  // camera.js: the "Set up the camera" button
+})();

@@ -742,15 +742,18 @@ function renderPlayerFields() {
   renderPartners();
 }
 function renderPartners() {
-  // partners: the engine's sides, by name ("Ann & Cat v Bob & Dan")
+  // partners: the engine's sides, by name ("Ann & Cat v Bob & Dan"); the dealer to choose, by name
   const f = $("#new-form");
   const out = $("#partners");
   const v = app.variants[f.variant.value];
-  out.hidden = !(v && v.partners);
-  if (out.hidden) { out.textContent = ""; return; }
-  const name = {};
+  if (!v) return;
+  const name = {}, was = f.dealer.value;
   $$('input[name="player"]', f).forEach((i, k) => { name[v.seats[k]] = i.value.trim() || `Player ${k + 1}`; });
-  out.textContent = "Partners: " + v.sides.map((d) => d.seats.map((seat) => name[seat]).join(" & ")).join(" v ");
+  f.dealer.replaceChildren(el("option", { value: "" }, "Cut at the table"),
+    ...v.seats.map((seat) => el("option", { value: seat }, name[seat])));
+  f.dealer.value = v.seats.includes(was) ? was : "";
+  out.hidden = !v.partners;
+  out.textContent = out.hidden ? "" : "Partners: " + v.sides.map((d) => d.seats.map((seat) => name[seat]).join(" & ")).join(" v ");
 }
 $("#new-form").variant.addEventListener("change", renderPlayerFields);
 $("#players").addEventListener("input", renderPartners);
@@ -767,7 +770,9 @@ $("#new-form").addEventListener("submit", async (ev) => {
     muggins: f.muggins.checked, counting: f.counting.value,
   };
   const r = await send("POST", "/api/games", body);
-  if (r) started(r);
+  if (!r) return;
+  const d = f.dealer.value && await send("POST", `/api/games/${r.game_id}/events`, { type: "dealer", seat: f.dealer.value });
+  started(d ? { game_id: r.game_id, state: d.state } : r);
 });
 function started(r) {
   app.follow = true; app.gameId = r.game_id; app.lastJson = "";

@@ -36,14 +36,15 @@ SEED = 121
 """The shuffle's seed."""
 
 
-def demo_events(seed: int = SEED) -> Iterator[dict[str, Any]]:
-    """The events of the demo game, from Bob's deal to the winning peg."""
+def demo_events(seed: int = SEED, dealer: str = "B") -> Iterator[dict[str, Any]]:
+    """The events of the demo game, from the first deal (Bob's unless ``dealer`` says) to the
+    winning peg."""
     from cribbage.game.settings import Settings
     from cribbage.game.simulate import random_events
 
     rng = random.Random(seed)
     for _game, event in random_events(Settings.from_json(SETTINGS), rng, hands_known=False,
-                                      dealer="B"):
+                                      dealer=dealer):
         yield event
 
 
@@ -94,8 +95,9 @@ class VideoDemo:
     NAMES = NAMES
     DEALER = "A"  # who deals the video's first deal
 
-    def __init__(self, table: VideoTable, earlier: Iterable[int] = ()) -> None:
+    def __init__(self, table: VideoTable, earlier: Iterable[int] = (), dealer: str | None = None) -> None:
         self.table = table
+        self.dealer = dealer or self.DEALER  # crib serve --dealer: who deals the video's first deal
         self.game_id: int | None = None  # the game the camera follows, None while paused
         self._mine: set[int] = set(earlier)  # demo games still kept: the last pass's, an earlier run's
         self._lock = threading.Lock()
@@ -117,7 +119,7 @@ class VideoDemo:
                 self.game_id = None
                 return None
             game = self.table.new_game(dict(SETTINGS, players=list(self.NAMES)))
-            self.table.apply(game, {"type": "dealer", "seat": self.DEALER}, source=DEMO_SOURCE)
+            self.table.apply(game, {"type": "dealer", "seat": self.dealer}, source=DEMO_SOURCE)
             for old in sorted(self._mine - {game}):  # older than the new game: each can go
                 self.table.retire(old)
             self._mine = {game}
@@ -160,10 +162,12 @@ class DemoDealer:
 
     NAMES = NAMES
 
-    def __init__(self, table: DemoTable, step_s: float = 2.5, seed: int = SEED) -> None:
+    def __init__(self, table: DemoTable, step_s: float = 2.5, seed: int = SEED,
+                 dealer: str | None = None) -> None:
         self.table = table
         self.step_s = step_s
         self.seed = seed
+        self.dealer = dealer or "B"  # who deals first (crib serve --dealer)
         self.game_id: int | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="demo", daemon=True)
@@ -181,7 +185,7 @@ class DemoDealer:
 
     def _run(self) -> None:
         assert self.game_id is not None
-        for event in demo_events(self.seed):
+        for event in demo_events(self.seed, self.dealer):
             if self._stop.wait(self.step_s):
                 return
             if self.table.latest_game() != self.game_id:

@@ -85,6 +85,7 @@ class ServeConfig:
     camera: str | None = None
     zones: Path | None = None
     voice: str | None = None  # the count aloud: espeak, wav:DIR, none (companion.voice)
+    dealer: str | None = None  # who deals the demo's first deal (None: the demo's own)
     web: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -115,6 +116,7 @@ class ServeConfig:
             camera=getattr(args, "camera", None),
             zones=Path(args.zones).expanduser() if getattr(args, "zones", None) else None,
             voice=getattr(args, "voice", None),
+            dealer=getattr(args, "dealer", None),
         )
 
 
@@ -492,7 +494,7 @@ def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> Ca
     follows: Any = companion
     if config.demo:
         earlier = earlier_demo_games(companion)
-        demo = VideoDemo(companion, earlier=earlier)
+        demo = VideoDemo(companion, earlier=earlier, dealer=config.dealer)
         if demo.begin_pass() is None:  # a game of the table's own is on: the earlier ones go now
             for game in earlier:
                 companion.retire(game)
@@ -541,7 +543,7 @@ def serve(config: ServeConfig) -> int:
         elif config.demo:
             from companion.demo import DemoDealer
 
-            demo = DemoDealer(companion, step_s=config.demo_step_s)
+            demo = DemoDealer(companion, step_s=config.demo_step_s, dealer=config.dealer)
             demo.start()
     except Exception as exc:
         server.close()

@@ -2,6 +2,7 @@
 
     crib serve                       # 127.0.0.1:8121 (0.0.0.0 on a Raspberry Pi)
     crib serve --demo                # a demo deal plays itself; LEDs drawn on the page
+    crib serve --demo --dealer A     # ... with Ann dealing first
     crib serve --camera picamera2    # follow the game from the Pi camera (docs/tracking.md)
     crib serve --host 0.0.0.0 --port 8121 --data ~/crib --leds sim --pin 4321
     crib serve --voice               # say each score aloud with espeak-ng (docs/voice.md)
@@ -48,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--demo", action="store_true",
                    help="start a demo game (Ann v Bob, random moves) that plays itself slowly, "
                    "for a first look")
+    p.add_argument("--dealer", default=None, metavar="SEAT",
+                   help="who deals the first deal of the game crib serve starts (the demo's): "
+                   "A or B (default: the demo's own)")
     p.add_argument("--demo-step", type=float, default=2.5, metavar="SECONDS",
                    help="seconds between the demo's moves (default 2.5)")
     p.add_argument("--camera", default=None, metavar="SPEC",
@@ -96,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-live must be at least 1")
     if args.threads is not None and args.threads < 2:
         raise UsageError("--threads must be at least 2")
+    if args.dealer is not None:
+        args.dealer = check_dealer(args.dealer, args.demo)
     if args.voice is not None:
         check_voice(args.voice)
     if args.zones is not None and args.zones != "auto":
@@ -129,6 +135,24 @@ def check_behind_proxy(address: str | None) -> str | None:
         return check_proxy(address)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def check_dealer(seat: str, demo: bool) -> str:
+    """The seat ``--dealer`` names, for the game ``crib serve`` starts: the demo's, of two players.
+
+    >>> check_dealer("b", demo=True)
+    'B'
+    """
+    from companion.demo import NAMES
+
+    seats = [chr(ord("A") + i) for i in range(len(NAMES))]
+    if not demo:
+        raise UsageError("--dealer is for the game crib serve starts: the demo's (--demo); a game "
+                         "started on the page chooses its dealer on the New tab")
+    if seat.strip().upper() not in seats:
+        raise UsageError(f"--dealer is {' or '.join(seats)} (the demo's {len(seats)} players), "
+                         f"not {seat!r}")
+    return seat.strip().upper()
 
 
 def check_zones(path: str) -> None:

@@ -68,6 +68,21 @@ def test_serve_runs_waitress_plays_the_demo_and_stops_on_sigterm(
     assert (tmp_path / "data" / "games.sqlite3").exists()
 
 
+def test_the_demo_deals_first_as_dealer_says(tmp_path: Path) -> None:
+    """``crib serve --demo --dealer a``: the demo's game has Ann (seat A) dealing first, not Bob."""
+    proc, url = start(tmp_path, "--demo", "--demo-step", "0.05", "--leds", "none", "--dealer", "a")
+    try:
+        deadline = time.monotonic() + 20
+        state: dict = {}
+        while time.monotonic() < deadline and not state.get("dealer"):
+            state = get(url + "api/games/latest")["state"]
+            time.sleep(0.1)
+        assert state["dealer"] == "A" and state["deal"] == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
+
+
 def test_a_busy_port_is_one_line_and_status_2(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -90,6 +105,9 @@ def test_a_busy_port_is_one_line_and_status_2(tmp_path: Path) -> None:
         (["serve", "--max-live", "0"], "--max-live"),
         (["serve", "--threads", "1"], "--threads"),
         (["serve", "--demo-step", "-1"], "--demo-step"),
+        (["serve", "--demo", "--dealer", "C"], "--dealer is A or B"),  # the demo's two players
+        (["serve", "--demo", "--dealer", ""], "--dealer is A or B"),
+        (["serve", "--dealer", "A"], "--dealer is for the game crib serve starts"),  # none starts
     ],
 )
 def test_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

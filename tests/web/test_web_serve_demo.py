@@ -75,3 +75,22 @@ def test_the_demo_stops_at_an_event_the_game_refuses(caplog: pytest.LogCaptureFi
     assert table.applied == list(demo_events())[:3]
     assert "demo: event refused; the demo stops" in caplog.text
     assert "game over" not in caplog.text
+
+
+def test_the_dealer_said_deals_each_pass_of_the_video_demo_and_the_demo_game(tmp_path: Path) -> None:
+    """``crib serve --dealer``: each pass of the demo video is a game with that dealer; the random
+    players' demo deals first as told (Bob by default)."""
+    from companion.demo import VideoDemo
+
+    companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
+    try:
+        video = VideoDemo(companion, dealer="B")
+        assert companion.state(video.begin_pass())["dealer"] == "B"
+        second = video.begin_pass()
+        assert companion.state(second)["dealer"] == "B"  # the next pass too
+        again = VideoDemo(companion, earlier=[second])  # a later run, without --dealer
+        assert companion.state(again.begin_pass())["dealer"] == "A"  # the video's own
+        assert next(demo_events(dealer="A")) == {"type": "dealer", "seat": "A"}
+        assert next(demo_events()) == {"type": "dealer", "seat": "B"}
+    finally:
+        companion.close()

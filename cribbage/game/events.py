@@ -207,7 +207,8 @@ def normalize(event: Any, seats: int) -> dict[str, Any]:
         # who must cut (every seat, or only those tied in the cut before) is the game's
         # business (Game.cutting); here the cards are checked and put in seat order
         order = sorted(letters)
-        names = parse_cards([letters[seat] for seat in order])
+        names = [parse_card(letters[seat]) for seat in order]  # each one a card: "" is not
+        require_distinct(names)
         out["cards"] = {seat: names[k].name for k, seat in enumerate(order)}
     elif kind in ("hand", "discard"):
         out["seat"] = _seat(event, seats)

@@ -275,7 +275,8 @@ class CameraService:
             follow = self._follower.status() if self._follower is not None else {
                 "tracker": "paused", "flagged": []}
         tracker = follow["tracker"]
-        if camera.get("state") in ("lost", "ended", "stopped") and tracker != "waiting for a confirmation":
+        idle = camera.get("state") in ("lost", "failed", "ended", "stopped")
+        if idle and tracker != "waiting for a confirmation":
             tracker = "paused"
         return {**camera, "tracker": tracker, "flagged": follow["flagged"], "game": self._game_id,
                 "expect": follow.get("expect"), "last": follow.get("last"),
@@ -316,7 +317,8 @@ class CameraService:
             from vision.camera.check import check_frames
 
             began = time.monotonic()
-            report = {**check_frames([f.image for f in frames]).to_json(), "frame": newest}
+            report = {**check_frames([f.image for f in frames], frames[-1].field_of_view).to_json(),
+                      "frame": newest}
             self._checks = (newest, began, time.monotonic(), report)
             self.checks_run += 1
             return report

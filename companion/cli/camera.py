@@ -37,13 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from vision.camera import CameraError
-    from vision.camera.check import check_frames, look
+    from vision.camera.check import check_frames, watch
 
     try:
-        frames = look(args.source, seconds=max(0.0, args.seconds))
+        frames, field_of_view = watch(args.source, seconds=max(0.0, args.seconds))
     except CameraError as exc:
         raise UsageError(str(exc)) from None
-    report = check_frames(frames)
+    report = check_frames(frames, field_of_view)
     if args.json:
         print_json({**report.to_json(), "source": args.source})
         return 0

@@ -102,11 +102,14 @@ def wait_until(check: Callable[[], bool], timeout: float = WAIT) -> None:
 @pytest.fixture
 def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     """The stand-in picamera2 as ``sys.modules["picamera2"]``, fresh for each test (and the
-    backend's memory of a failed construction cleared)."""
+    backend's memory of a failed construction, of sensor modes and of cameras it could not
+    close cleared: each test is a fresh process)."""
     from vision.camera import picam
 
     stand_in.reset()
     monkeypatch.setitem(sys.modules, "picamera2", stand_in)
     monkeypatch.setattr(picam, "_construct_failed", {"at": None, "error": ""})
+    monkeypatch.setattr(picam, "_modes_of", {})
+    monkeypatch.setattr(picam, "_unreleased", {})
     yield stand_in
     stand_in.reset()

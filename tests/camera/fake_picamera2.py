@@ -13,11 +13,28 @@ camera does.
 As strict as the real one where the backend relies on it (picamera2/picamera2.py, libcamera's
 Python bindings):
 
-* ``Picamera2()`` opens a pipe first and never closes it when construction fails: no camera
-  listed raises ``IndexError`` (``global_camera_info()[0]``), a camera held by another process
-  raises ``RuntimeError("Camera __init__ sequence did not complete.")`` from libcamera's
-  ``RuntimeError("Failed to acquire camera: Device or resource busy")``; each counts in
-  :data:`LEAKED_FDS`. A camera is held from construction until ``close()``.
+* ``global_camera_info()`` is read once a process, as picamera2's camera manager is made once:
+  a camera connected later is not listed (a ribbon camera is found only at boot).
+* ``Picamera2()`` opens a real pipe (``notifymeread``, ``notifyme_w``) first and never closes
+  it when construction fails: no camera listed raises ``IndexError``
+  (``global_camera_info()[0]``), a camera held by another process raises
+  ``RuntimeError("Camera __init__ sequence did not complete.")`` from libcamera's
+  ``RuntimeError("Failed to acquire camera: Device or resource busy")``. The half-built object
+  is left in the exception's traceback and its ``close()`` returns at once (it never opened),
+  so the pipe stays open unless closed by hand (count ``/proc/self/fd``: :func:`open_fds`). A
+  camera is held from construction until ``close()``.
+* ``camera_controls`` has ``AeEnable`` on every libcamera (the Pi's tuning keeps it), and from
+  0.5 ``ExposureTimeMode`` / ``AnalogueGainMode`` too.
+* Camera memory (:attr:`Behaviour.cma`): ``configure`` allocates ``buffer_count`` buffers of
+  every stream (main, lores and the raw stream a configuration has unless ``raw=None``: packed
+  10 or 12 bits a pixel on a Pi 4, 8 compressed on a Pi 5) and fails with ``RuntimeError`` when
+  they do not fit; ``sensor_modes`` configures the camera once per mode with 4 buffers of a
+  640x480 preview and the mode's raw size (43-76 MB), so it can fail where the kept
+  configuration fits. :data:`SCANS` counts the scans; ``peak`` the largest allocation.
+* ``camera_properties["ScalerCropMaximum"]`` is the configured mode's crop; each request's
+  metadata has ``ScalerCrop``: that crop cut to the main stream's aspect, centred, as libcamera.
+* ``stop()`` raises ``RuntimeError`` :attr:`Behaviour.stop_fails` times (a camera that failed);
+  ``close()`` calls it, and a ``close()`` that raised leaves the camera held.
 * ``create_video_configuration`` refuses unknown stream keys (``ValueError``) and rounds sizes
   down to even; ``configure`` refuses odd sizes, a lores stream larger than the main one or not
   YUV (a Pi 4), unknown ``sensor`` keys, controls the camera does not advertise, and a started
@@ -31,11 +48,17 @@ Python bindings):
   ``Behaviour.stop_hang_limit`` seconds it raises instead of hanging the tests).
 * The lores YUV420 array is ``(h * 3 / 2) x stride`` with the Y plane in the first ``h`` rows
   (and padding past ``w``); a request may be released only once.
+* The main image is a scene, not a flat grey: grey at the request's number with a red patch in
+  its top-left quarter, in each format's byte order (``RGB888``: B, G, R; ``BGR888``: R, G, B;
+  ``XBGR8888``: R, G, B, 255; ``XRGB8888``: B, G, R, 255), so a swapped order shows.
+* Pi 4 / Pi 5 (:attr:`Behaviour.platform`): a Pi 4 refuses a lores stream that is not YUV; the
+  raw buffers differ in size, as above.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import CancelledError, TimeoutError  # picamera2 exports both
@@ -44,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SENSORS", "CancelledError", "Picamera2", "TimeoutError"]
+__all__ = ["SENSORS", "CancelledError", "Picamera2", "TimeoutError", "open_fds"]
 
 
 def _mode(fmt: str, size: tuple[int, int], fps: float, crop: tuple[int, int, int, int]) -> dict[str, Any]:
@@ -82,14 +105,26 @@ SENSORS = {
         for size, fps, crop in (((1536, 864), 120.13, (768, 432, 3072, 1728)),
                                 ((2304, 1296), 56.03, (0, 0, 4608, 2592)),
                                 ((4608, 2592), 14.35, (0, 0, 4608, 2592)))), autofocus=True),
+    # HQ camera: a cropped 10-bit mode; the full-field ones are 12-bit.
+    "imx477": Sensor("imx477", (4056, 3040), (
+        _mode("SRGGB10_CSI2P", (1332, 990), 120.05, (696, 528, 2664, 1980)),
+        *(_mode("SRGGB12_CSI2P", size, fps, crop)
+          for size, fps, crop in (((2028, 1080), 50.03, (0, 440, 4056, 2160)),
+                                  ((2028, 1520), 40.01, (0, 0, 4056, 3040)),
+                                  ((4056, 3040), 10.0, (0, 0, 4056, 3040))))), autofocus=False),
+    # Global Shutter camera: one mode, the whole sensor.
+    "imx296": Sensor("imx296", (1456, 1088), (
+        _mode("SRGGB10_CSI2P", (1456, 1088), 60.38, (0, 0, 1456, 1088)),), autofocus=False),
 }
 
 
 def settling(n: int) -> dict[str, Any]:
-    """Metadata of request ``n``: auto exposure and white balance move for 5 frames, then hold."""
-    k = min(n, 5)
+    """Metadata of request ``n``: auto exposure moves for 5 frames, then holds (``AeState``
+    converged from then); the white balance's colour gains move for 10, as the Pi's do."""
+    k, g = min(n, 5), min(n, 10)
     return {"ExposureTime": 10_000 + 2_000 * k, "AnalogueGain": 1.0 + 0.25 * k,
-            "ColourGains": (1.5 + 0.05 * k, 1.8), "SensorTimestamp": 1_000_000_000 + 100_000_000 * n}
+            "ColourGains": (1.5 + 0.05 * g, 1.8), "AeState": 2 if n >= 5 else 1,
+            "SensorTimestamp": 1_000_000_000 + 100_000_000 * n}
 
 
 @dataclass
@@ -111,6 +146,12 @@ class Behaviour:
     """Controls missing from ``camera_controls`` (``set_controls`` refuses them, as the real one)."""
     stop_hang_limit: float = 30.0
     """How long ``stop()`` waits behind a queued job before raising (the real one: for ever)."""
+    platform: str = "pi4"
+    """``"pi4"`` or ``"pi5"``: lores formats and raw buffer sizes differ."""
+    cma: int | None = None
+    """Bytes of camera memory a configuration may allocate (None: no limit)."""
+    stop_fails: int = 0
+    """How many ``stop()`` calls raise (a camera that failed), then they work again."""
 
 
 BEHAVIOUR = Behaviour()
@@ -118,17 +159,49 @@ CAMERAS: list[Picamera2] = []
 """Every camera built, in order."""
 ATTEMPTS = 0
 """``Picamera2()`` calls, failed ones included."""
-LEAKED_FDS = 0
-"""Descriptors left open by failed ``Picamera2()`` calls (the real one's pipe)."""
+SCANS = 0
+"""``sensor_modes`` scans (each configures the camera once per mode)."""
 _HELD: set[int] = set()
+_LISTED: list[list[dict[str, Any]]] = []
+"""The camera manager's list, made at the first ``global_camera_info()`` of the process."""
 
 
 def reset() -> None:
-    global BEHAVIOUR, ATTEMPTS, LEAKED_FDS
+    global BEHAVIOUR, ATTEMPTS, SCANS
     BEHAVIOUR = Behaviour()
     CAMERAS.clear()
     _HELD.clear()
-    ATTEMPTS = LEAKED_FDS = 0
+    _LISTED.clear()
+    ATTEMPTS = SCANS = 0
+
+
+def open_fds() -> int:
+    """Descriptors this process has open (Linux)."""
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _scene(width: int, height: int, value: int) -> np.ndarray:
+    """The scene as R, G, B planes: grey at ``value``, a red patch in the top-left quarter."""
+    scene = np.full((height, width, 3), value, np.uint8)
+    scene[: max(1, height // 4), : max(1, width // 4)] = (200, 40, 30)
+    return scene
+
+
+_ORDER = {"RGB888": (2, 1, 0), "BGR888": (0, 1, 2), "XBGR8888": (0, 1, 2), "XRGB8888": (2, 1, 0)}
+"""Each format's bytes as indices into R, G, B (the Picamera2 manual's table of formats)."""
+
+
+def _bytes_per_pixel(fmt: str) -> float:
+    if fmt in ("XBGR8888", "XRGB8888"):
+        return 4
+    if fmt in ("RGB888", "BGR888"):
+        return 3
+    if fmt.startswith(("YUV", "YVU")):
+        return 1.5
+    if "PISP_COMP" in fmt:
+        return 1
+    depth = int("".join(c for c in fmt.split("_")[0] if c.isdigit()) or 16)
+    return depth / 8 if fmt.endswith("CSI2P") else 2
 
 
 class CompletedRequest:
@@ -144,8 +217,11 @@ class CompletedRequest:
         stream = self.camera.stream_configuration(name)
         width, height = stream["size"]
         value = self.number % 256
-        if stream["format"] == "RGB888":
-            return np.full((height, width, 3), value, np.uint8)
+        if stream["format"] in _ORDER:
+            planes = _scene(width, height, value)[:, :, list(_ORDER[stream["format"]])]
+            if stream["format"].startswith("X"):
+                planes = np.dstack([planes, np.full((height, width), 255, np.uint8)])
+            return np.ascontiguousarray(planes)
         if stream["format"] == "YUV420":
             array = np.full((height * 3 // 2, stream["stride"]), 128, np.uint8)
             array[:height, :] = 255  # the padding past the width
@@ -156,7 +232,7 @@ class CompletedRequest:
     def get_metadata(self) -> dict[str, Any]:
         self._check()
         self.taken.append("metadata")
-        return dict(BEHAVIOUR.metadata(self.number))
+        return {"ScalerCrop": self.camera.scaler_crop, **BEHAVIOUR.metadata(self.number)}
 
     def release(self) -> None:
         if self.released:
@@ -208,16 +284,20 @@ def _score(mode: dict[str, Any], bit_depth: int, output_size: tuple[int, int]) -
 class Picamera2:
     @staticmethod
     def global_camera_info() -> list[dict[str, Any]]:
-        if not BEHAVIOUR.present:
-            return []
-        model = SENSORS[BEHAVIOUR.sensor].model
-        return [{"Model": model, "Location": 2, "Rotation": 180, "Id": f"/base/soc/i2c0mux/i2c@1/{model}@10",
-                 "Num": 0}]
+        if not _LISTED:  # the camera manager, made once a process
+            model = SENSORS[BEHAVIOUR.sensor].model
+            _LISTED.append([{"Model": model, "Location": 2, "Rotation": 180, "Num": 0,
+                             "Id": f"/base/soc/i2c0mux/i2c@1/{model}@10"}] if BEHAVIOUR.present else [])
+        return copy.deepcopy(_LISTED[0])
 
     def __init__(self, camera_num: int = 0) -> None:
-        global ATTEMPTS, LEAKED_FDS
+        global ATTEMPTS
         ATTEMPTS += 1
-        LEAKED_FDS += 1  # the pipe, made first; closed only by close() of a camera that opened
+        self.is_open = False
+        self.calls: list[str] = []
+        """The names of the lifecycle calls, in order."""
+        self.notifyme_r, self.notifyme_w = os.pipe2(os.O_NONBLOCK)  # made first, as the real one
+        self.notifymeread = os.fdopen(self.notifyme_r, "rb")
         cameras = Picamera2.global_camera_info()
         camera_num = cameras[camera_num]["Num"]  # IndexError with no camera, as the real one
         if BEHAVIOUR.busy or camera_num in _HELD:
@@ -225,7 +305,7 @@ class Picamera2:
                 raise RuntimeError("Failed to acquire camera: Device or resource busy")
             except RuntimeError as exc:
                 raise RuntimeError("Camera __init__ sequence did not complete.") from exc
-        LEAKED_FDS -= 1
+        self.is_open = True
         _HELD.add(camera_num)
         self.camera_num = camera_num
         self.sensor = SENSORS[BEHAVIOUR.sensor]
@@ -235,11 +315,9 @@ class Picamera2:
             "ColourGains": (0.0, 32.0, None), "FrameDurationLimits": (33_333, 120_000_000, 33_333),
             "AwbEnable": (False, True, None), "NoiseReductionMode": (0, 4, 0),
             "AeFlickerMode": (0, 1, 0), "AeFlickerPeriod": (100, 1_000_000, None),
-            "ScalerCrop": ((0, 0, 64, 64), array, array)}
+            "ScalerCrop": ((0, 0, 64, 64), array, array), "AeEnable": (False, True, None)}
         if BEHAVIOUR.libcamera >= (0, 5):
             self.camera_controls |= {"ExposureTimeMode": (0, 1, 0), "AnalogueGainMode": (0, 1, 0)}
-        else:
-            self.camera_controls |= {"AeEnable": (False, True, None)}
         if self.sensor.autofocus if BEHAVIOUR.autofocus is None else BEHAVIOUR.autofocus:
             self.camera_controls |= {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
         self.camera_controls = {k: v for k, v in self.camera_controls.items()
@@ -247,14 +325,18 @@ class Picamera2:
         width, height = self.sensor.pixel_array
         self.camera_properties = {"Model": self.sensor.model, "PixelArraySize": (width, height),
                                   "PixelArrayActiveAreas": [(0, 0, width, height)], "Location": 2,
-                                  "Rotation": 180}
+                                  "Rotation": 180, "ScalerCropMaximum": (0, 0, width, height)}
+        self.scaler_crop: tuple[int, int, int, int] = (0, 0, width, height)
+        """The crop of the configured mode cut to the main stream's aspect (``ScalerCrop``)."""
+        self.allocated = 0
+        """Bytes of camera memory the configuration holds."""
+        self.peak = 0
+        """The most bytes of camera memory any configuration of this camera asked for."""
         self.config: dict[str, Any] | None = None
         self.mode: dict[str, Any] | None = None
         """The sensor mode the last ``configure`` chose."""
         self.started = False
         self.closed = False
-        self.calls: list[str] = []
-        """The names of the lifecycle calls, in order."""
         self.requests: list[CompletedRequest] = []
         self.controls_set: list[tuple[int, dict[str, Any]]] = []
         """Each ``set_controls`` call: (requests handed out before it, the controls)."""
@@ -268,10 +350,13 @@ class Picamera2:
 
     @property
     def sensor_modes(self) -> list[dict[str, Any]]:
+        global SCANS
+        SCANS += 1
         self.calls.append("sensor_modes")
         for mode in self.sensor.modes:  # the real one configures the camera for each mode
             raw = {"format": mode["format"], "size": mode["size"]}
-            self.configure(self.create_video_configuration(raw=raw))
+            self.configure(self.create_video_configuration(main={"size": (640, 480)}, raw=raw,
+                                                           buffer_count=4))
         return copy.deepcopy(list(self.sensor.modes))
 
     def create_video_configuration(
@@ -286,7 +371,8 @@ class Picamera2:
         lores = _stream({"format": "YUV420", "size": main["size"], "preserve_ar": False}, lores)
         if lores is not None:
             _align(lores)
-        raw = _stream({"format": self.sensor.modes[0]["format"], "size": main["size"]},
+        raw_format = "BGGR16_PISP_COMP1" if BEHAVIOUR.platform == "pi5" else self.sensor.modes[0]["format"]
+        raw = _stream({"format": raw_format, "size": main["size"]},
                       {} if raw is _DEFAULT else raw, _RAW_IGNORED)  # the real default is {}: a raw stream
         controls = {"NoiseReductionMode": 1, "FrameDurationLimits": (33_333, 33_333)} | (controls or {})
         return {"use_case": use_case, "transform": transform, "colour_space": colour_space,
@@ -318,14 +404,15 @@ class Picamera2:
         if lores is not None:
             if lores["size"][0] > main["size"][0] or lores["size"][1] > main["size"][1]:
                 raise RuntimeError("lores stream dimensions may not exceed main stream")
-            if lores["format"] not in ("YUV420", "YVU420"):
+            if lores["format"] not in ("YUV420", "YVU420") and BEHAVIOUR.platform == "pi4":
                 raise RuntimeError("lores stream must be YUV")
         for name in config["controls"]:
             real = "FrameDurationLimits" if name == "FrameRate" else name
             if real not in self.camera_controls:
                 raise RuntimeError(f"Control {real} is not advertised by libcamera")
-        bit_depth = sensor.get("bit_depth") or self._bit_depth((config["raw"] or {}).get("format")
-                                                               or self.sensor.modes[0]["format"])
+        raw_format = (config["raw"] or {}).get("format") or self.sensor.modes[0]["format"]
+        bit_depth = sensor.get("bit_depth") or (
+            self.sensor.modes[0]["bit_depth"] if "PISP" in raw_format else self._bit_depth(raw_format))
         raw = config["raw"]
         output_size = sensor.get("output_size") or (raw["size"] if raw is not None else main["size"])
         self.mode = min(self.sensor.modes, key=lambda m: _score(m, bit_depth, output_size))
@@ -337,6 +424,19 @@ class Picamera2:
             if stream is not None:
                 bytes_per_pixel = 3 if stream["format"] == "RGB888" else 1
                 stream["stride"] = -(-stream["size"][0] * bytes_per_pixel // 128) * 128 + 64
+        need = config["buffer_count"] * sum(
+            int(config[name]["size"][0] * config[name]["size"][1] * _bytes_per_pixel(config[name]["format"]))
+            for name in ("main", "lores", "raw") if config[name] is not None)
+        self.peak = max(self.peak, need)
+        self.allocated = 0  # the last configuration's buffers are freed first
+        if BEHAVIOUR.cma is not None and need > BEHAVIOUR.cma:
+            raise RuntimeError(f"Failed to allocate buffers: Cannot allocate memory ({need} bytes)")
+        self.allocated = need
+        x, y, w, h = self.mode["crop_limits"]
+        self.camera_properties["ScalerCropMaximum"] = (x, y, w, h)
+        aspect = main["size"][0] / main["size"][1]
+        cw, ch = (round(h * aspect), h) if aspect < w / h else (w, round(w / aspect))
+        self.scaler_crop = (x + (w - cw) // 2, y + (h - ch) // 2, cw, ch)
         self.config = config
 
     @staticmethod
@@ -390,6 +490,9 @@ class Picamera2:
     def _stop(self) -> None:
         if not self.started:
             return
+        if BEHAVIOUR.stop_fails > 0:
+            BEHAVIOUR.stop_fails -= 1
+            raise RuntimeError("Failed to stop camera")
         with self._cond:  # stop is a job too: it runs after those queued before it
             if not self._cond.wait_for(lambda: not self.jobs, BEHAVIOUR.stop_hang_limit):
                 raise RuntimeError("stand-in picamera2: stop() is stuck behind a timed-out job (the real one "
@@ -398,8 +501,11 @@ class Picamera2:
 
     def close(self) -> None:
         self.calls.append("close")
-        if self.closed:
+        if not self.is_open:  # as the real one: a camera that never opened keeps its pipe
             return
         self._stop()
         _HELD.discard(self.camera_num)
+        self.notifymeread.close()
+        os.close(self.notifyme_w)
+        self.is_open = False
         self.closed = True

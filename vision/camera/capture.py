@@ -17,7 +17,8 @@ with ``realtime=False`` it is consumer-paced and lossless: the next frame is rea
 A source that fails (``open()`` or ``read()`` raises, or a camera gives no frame) is closed,
 the state becomes ``"lost"`` with the error, and a fresh source from ``make_source()`` is tried
 after a back-off that doubles from ``backoff[0]`` to at most ``backoff[1]`` seconds (reset once
-a frame arrives); when one opens the state is ``"running"`` again.
+a frame arrives); when one opens the state is ``"running"`` again. A :class:`CameraError`
+marked ``lasting`` (picamera2 that will not import) is not retried: the state is ``"failed"``.
 
 >>> [b.next() for b in [Backoff(0.5, 10.0)] for _ in range(7)]
 [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
@@ -41,9 +42,10 @@ __all__ = ["STATES", "Backoff", "Capture", "Captured", "Pacer"]
 
 log = logging.getLogger(__name__)
 
-STATES = ("starting", "running", "lost", "ended", "stopped")
-"""``status()["state"]``: before the first open; frames coming; failed, retrying; the file or
-folder is over; :meth:`Capture.stop` was called."""
+STATES = ("starting", "running", "lost", "failed", "ended", "stopped")
+"""``status()["state"]``: before the first open; frames coming; failed, retrying; failed in a
+way retrying cannot mend (a :class:`CameraError` with ``lasting``: the error says what to fix,
+then restart); the file or folder is over; :meth:`Capture.stop` was called."""
 
 FPS_WINDOW = 30
 """The measured rate is over the last this many frames."""
@@ -270,6 +272,10 @@ class Capture:
             except Exception as exc:
                 if source is not None:
                     self._close(source)
+                if isinstance(exc, CameraError) and exc.lasting:
+                    log.error("camera %s failed: %s (not retried)", self._spec, _describe(exc))
+                    self._set_state("failed", _describe(exc))
+                    break
                 delay = backoff.next()
                 log.warning("camera %s lost: %s (retrying in %g s)", self._spec, _describe(exc), delay)
                 self._set_state("lost", _describe(exc), retry_in=delay)

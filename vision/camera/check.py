@@ -27,6 +27,8 @@ docs/camera.md.
 'Lay a card in front of each player: the focus is judged on the cards.'
 >>> lens_position(130, 1280)
 (2.08, 48)
+>>> lens_position(119.2, 1280, field=51.95)  # a 4:3 picture: libcamera crops the 16:9 sensor
+(1.43, 70)
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from vision.camera.measure import (
     skewed_outlines,
 )
 
-__all__ = ["LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look"]
+__all__ = ["LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look", "watch"]
 
 Image = npt.NDArray[np.uint8]
 
@@ -81,8 +83,9 @@ LIMITS: dict[str, float] = {
 CARD_MM = 63.5
 """A poker-size card's width; bridge cards (57 mm) read as 10% further away."""
 CM3_FIELD = 66.0
-"""The Camera Module 3's horizontal field of view (degrees) over its whole sensor, which the
-picamera2 backend always reads (docs/camera.md, "The whole sensor")."""
+"""The Camera Module 3's horizontal field of view (degrees) over its whole sensor's width: the
+lens advice's field where the frames do not say theirs (a photo, a video); the picamera2
+backend gives each frame's own (``Frame.field_of_view``: 51.9° for a 4:3 picture)."""
 
 NO_CARD = "Lay a card in front of each player: the {} is judged on the cards."
 
@@ -131,14 +134,15 @@ class Report:
                 "ms": round(self.ms, 1), **self.extra}
 
 
-def lens_position(card_px: float, frame_width: int) -> tuple[float, float]:
+def lens_position(card_px: float, frame_width: int, field: float = CM3_FIELD) -> tuple[float, float]:
     """The Camera Module 3's ``LensPosition`` (dioptres, 1 / metres) for a table whose cards
-    look ``card_px`` wide in a frame ``frame_width`` wide, and that distance in cm.
+    look ``card_px`` wide in a frame ``frame_width`` wide seeing ``field`` degrees across, and
+    that distance in cm.
 
-    Assumes a poker-size card (:data:`CARD_MM`) lying flat under the camera and the frame
-    showing the sensor's whole width (:data:`CM3_FIELD`).
+    Assumes a poker-size card (:data:`CARD_MM`) lying flat under the camera; ``field`` is the
+    picture's own (``Frame.field_of_view``), or the whole sensor's (:data:`CM3_FIELD`).
     """
-    focal_px = (frame_width / 2) / math.tan(math.radians(CM3_FIELD / 2))
+    focal_px = (frame_width / 2) / math.tan(math.radians(field / 2))
     metres = focal_px * CARD_MM / 1000 / max(card_px, 1.0)
     return round(1 / metres, 2), round(metres * 100)
 
@@ -148,12 +152,20 @@ PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
 def look(source: str, seconds: float = 3.0, most: int = 30) -> list[Image]:
+    """The frames of :func:`watch`, without their field of view."""
+    return watch(source, seconds, most)[0]
+
+
+def watch(source: str, seconds: float = 3.0, most: int = 30) -> tuple[list[Image], float | None]:
     """Frames of ``source``: a camera spec (``picamera2``, ``opencv:N``, ``video:PATH``,
     ``frames:DIR``) read for ``seconds`` of its own time (at most ``most`` frames), or a path:
     a photo (one frame), a folder (as ``frames:``) or a video.
 
     Raises :class:`vision.camera.CameraError` for a bad spec, a missing path or a source that
     gives no frame, and :class:`vision.errors.ImageError` for a photo that does not decode.
+
+    Also gives the newest frame's horizontal field of view where the source knows it (the Pi
+    camera: ``Frame.field_of_view``), for :func:`check_frames`.
 
     >>> look("nope:1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -177,14 +189,15 @@ def look(source: str, seconds: float = 3.0, most: int = 30) -> list[Image]:
     if path.is_file() and path.suffix.lower() in PHOTO_SUFFIXES:
         from vision.reader import load_image
 
-        return [load_image(path)]
+        return [load_image(path)], None
     return _play(source_for_path(path), seconds, most)
 
 
-def _play(source: Any, seconds: float, most: int) -> list[Image]:
+def _play(source: Any, seconds: float, most: int) -> tuple[list[Image], float | None]:
     from vision.camera import CameraError
 
     frames: list[Image] = []
+    field_of_view: float | None = None
     source.open()
     try:
         first: float | None = None
@@ -194,18 +207,20 @@ def _play(source: Any, seconds: float, most: int) -> list[Image]:
                 break
             first = frame.time if first is None else first
             frames.append(frame.image)
+            field_of_view = frame.field_of_view
             if frame.time - first >= seconds:
                 break
     finally:
         source.close()
     if not frames:
         raise CameraError(f"{source.spec}: no frame came from it")
-    return frames
+    return frames, field_of_view
 
 
-def check_frames(frames: Sequence[Image]) -> Report:
+def check_frames(frames: Sequence[Image], field_of_view: float | None = None) -> Report:
     """The checks on frames of one table (BGR, oldest first): the newest is read, all are
-    compared for flicker."""
+    compared for flicker; ``field_of_view`` (degrees across, where the camera says it) sets the
+    lens advice's distance (:func:`lens_position`)."""
     from vision.reader import read_cards
 
     if not frames:
@@ -216,7 +231,7 @@ def check_frames(frames: Sequence[Image]) -> Report:
     cards = find_cards(image, reading.cards, reading.unreadable)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     width = _width(cards)
-    focus = check_focus(grey, cards, width)
+    focus = check_focus(grey, cards, width, field_of_view or CM3_FIELD)
     checks = [
         check_light(image, grey, cards, sharp=focus.ok),
         focus,
@@ -264,7 +279,7 @@ def check_light(image: Image, grey: Image, cards: list[CardSeen], sharp: bool = 
     return Check("light", True, paper, f"Light is good (the cards' white at {paper / 255:.0%})")
 
 
-def check_focus(grey: Image, cards: list[CardSeen], width: float) -> Check:
+def check_focus(grey: Image, cards: list[CardSeen], width: float, field: float = CM3_FIELD) -> Check:
     """The cards' edges and print sharp enough for the index, for cards of this size."""
     if not cards:
         return Check("focus", True, None, NO_CARD.format("focus"))
@@ -273,7 +288,7 @@ def check_focus(grey: Image, cards: list[CardSeen], width: float) -> Check:
     limit = min(LIMITS["blur_most"], max(LIMITS["blur_least"], LIMITS["blur_share"] * width))
     if not math.isfinite(blur):
         return Check("focus", True, None, "The cards show no edge sharp enough to judge the focus by")
-    dioptres, cm = lens_position(width, grey.shape[1])
+    dioptres, cm = lens_position(width, grey.shape[1], field)
     if blur > limit:
         return Check("focus", False, blur, f"Out of focus (edges blurred {blur:.1f} px): set the lens "
                      f"for the table's distance: on a Camera Module 3 set LensPosition to {dioptres} "

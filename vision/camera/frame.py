@@ -27,7 +27,17 @@ say (OpenCV reports 0 or NaN)."""
 
 class CameraError(Exception):
     """A source that cannot give frames (camera absent or failed, file unreadable, bad spec),
-    as one line a user can act on."""
+    as one line a user can act on. ``lasting`` is True when trying again cannot help until
+    someone fixes what it says (picamera2 that will not import): the capture thread then stops
+    retrying (state ``failed``).
+
+    >>> CameraError("no camera").lasting, CameraError("picamera2 is broken", lasting=True).lasting
+    (False, True)
+    """
+
+    def __init__(self, message: str, *, lasting: bool = False) -> None:
+        super().__init__(message)
+        self.lasting = lasting
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,8 @@ class Frame:
     ``lores`` is a small grey image (the Y plane of picamera2's lores stream) when the source
     gives one, for cheap motion detection; ``metadata`` is what the source reports about the
     frame (picamera2's request metadata: ``ExposureTime``, ``SensorTimestamp`` ...).
+    ``field_of_view`` is the picture's horizontal field of view in degrees where the source
+    knows it (the Pi camera, from the sensor's crop), else ``None``.
     """
 
     image: np.ndarray
@@ -48,6 +60,7 @@ class Frame:
     time: float
     lores: np.ndarray | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    field_of_view: float | None = None
 
     @property
     def size(self) -> tuple[int, int]:

@@ -58,6 +58,7 @@ from web.security import (
     Throttle,
     WebSettings,
 )
+from web.uploads import clear_parts
 from web.words import enrich
 
 __all__ = ["WebContext", "create_app"]
@@ -119,6 +120,7 @@ def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:
     ctx = WebContext(table, hub, settings, code_tries, pin_tries, data_dir / "photos", readers,
                      hosts)
     app.extensions["crib"] = ctx
+    clear_parts(ctx.photo_dir)  # photos half written when the server was last killed
     if app.config.get("TRUSTED_PROXY"):
         app.wsgi_app = TrustedProxy(app.wsgi_app, str(app.config["TRUSTED_PROXY"]))  # type: ignore[method-assign]
     app.before_request(host_guard)  # first of all: a page from another name gets nothing

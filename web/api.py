@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import tempfile
 import time
 from collections.abc import Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file, session
@@ -20,6 +22,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file,
 from cribbage.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card, parse_cards
 from cribbage.errors import CribbageError, RuleError
 from cribbage.game.settings import COLOURS, VARIANTS
+from cribbage.storage import file_error
 from web import WebContext
 from web.board import board_svg
 from web.bodies import body_object
@@ -179,7 +182,10 @@ def set_pin() -> Response:
     settings = ctx().settings
     if settings.pin_state == "set" and not unlocked():
         raise ApiError(403, "unlock with the current PIN to change it", need="pin")
-    pin = body_object().get("pin")
+    body = body_object()
+    if "pin" not in body:  # a misspelt key must not remove the PIN
+        raise ApiError(400, 'send {"pin": "4321"} to set the PIN, or {"pin": null} for no PIN')
+    pin = body["pin"]
     if pin is not None and pin != "":
         try:
             check_pin_format(pin)
@@ -457,7 +463,13 @@ def upload_photo() -> tuple[Response, int]:
     Checked from its header and structure first (the pixel budget, whole bytes), then read in
     turn with other uploads (:mod:`web.readers`), and stored only once it could be decoded."""
     c = ctx()
-    file = request.files.get("photo")
+    try:  # a photo over 500 KB is spooled to TMPDIR while the form is read
+        file = request.files.get("photo")
+    except OSError as exc:
+        error = file_error(exc, "the photo", Path(tempfile.gettempdir()))
+        if error is None:
+            raise
+        raise error from None
     if file is None:
         raise ApiError(400, "send the photo as the form field 'photo'")
     data = file.read(int(current_app.config["MAX_CONTENT_LENGTH"]) + 1)

@@ -106,7 +106,24 @@ def jpeg(data: bytes, cache: str) -> Response:
 
 @bp.get("")
 def get_status() -> Response:
-    return jsonify(status_or_404())
+    """The camera's status, open to anyone: the source by its kind and file name, no folders."""
+    return jsonify(public_status(status_or_404()))
+
+
+_FOLDERS = re.compile(r"(?<![\w.])(?:~|\.{1,2})?/(?:[^\s/:'\"]+/)*")
+
+
+def public_status(status: dict[str, Any]) -> dict[str, Any]:
+    """``status`` with the folders of its source and error taken out (the file name stays).
+
+    >>> public_status({"source": "video:/home/pi/crib/demo.mp4", "error": "cannot open /dev/video0"})
+    {'source': 'video:demo.mp4', 'error': 'cannot open video0'}
+    """
+    out = dict(status)
+    for key in ("source", "error"):
+        if isinstance(out.get(key), str):
+            out[key] = _FOLDERS.sub("", out[key])
+    return out
 
 
 @bp.get("/snapshot.jpg")

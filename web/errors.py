@@ -10,6 +10,7 @@ refused the change, which leaves the game as it was.
 from __future__ import annotations
 
 import logging
+import re
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -34,6 +35,27 @@ def error_response(status: int, message: str, **extra: object) -> Response | tup
     return render_template("error.html", status=status, message=message), status
 
 
+FOLDER_WORDS = (
+    (re.compile(r"the folder \S+ is read-only"), "the data folder is read-only"),
+    (re.compile(r"there is no folder \S+?(?=:|$)"), "the data folder is missing"),
+    (re.compile(r"the game log /\S+?(?=:|$)"), "the game log"),
+)
+
+
+def without_folders(message: str) -> str:
+    """A storage message as a phone is told it: the server's folders not named (the log keeps
+    them).
+
+    >>> without_folders("the folder /home/pi/crib/photos is read-only: the photo was not stored")
+    'the data folder is read-only: the photo was not stored'
+    >>> without_folders("cannot open the game log /srv/g.db: there is no folder /srv")
+    'cannot open the game log: the data folder is missing'
+    """
+    for pattern, words in FOLDER_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):  # type: ignore[no-untyped-def]
@@ -53,7 +75,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(StorageError)
     def storage_error(exc: StorageError):  # type: ignore[no-untyped-def]
         log.error("storage trouble on %s %s: %s", request.method, request.path, exc)
-        return error_response(507 if exc.cause == "full" else 503, str(exc), cause=exc.cause)
+        return error_response(507 if exc.cause == "full" else 503, without_folders(str(exc)),
+                              cause=exc.cause)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]

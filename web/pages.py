@@ -24,8 +24,7 @@ def started() -> None:
 def log_request(response: Response) -> Response:
     if request.path != "/api/stream":
         ms = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        access.info("%s %s %s %.0fms", request.method, request.full_path.rstrip("?"),
-                    response.status_code, ms)
+        access.info("%s %s %s %.0fms", request.method, logged_path(), response.status_code, ms)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     if response.mimetype == "text/html":
@@ -35,6 +34,12 @@ def log_request(response: Response) -> Response:
             "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
         )
     return response
+
+
+def logged_path() -> str:
+    """The request's path and query as the access log keeps it: a table code never written."""
+    query = [(k, "…" if k == "code" else v) for k, v in request.args.items(multi=True)]
+    return request.path + ("?" + "&".join(f"{k}={v}" for k, v in query) if query else "")
 
 
 @bp.get("/")

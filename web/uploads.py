@@ -167,6 +167,23 @@ def store_photo(folder: Path, data: bytes, info: ImageInfo) -> str:
     return name
 
 
+def clear_parts(folder: Path) -> int:
+    """Delete the ``.NAME.part`` files a photo being written leaves when the server is killed
+    (at start: no photo is being written then); how many went.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / ".abc.jpg.part").write_bytes(b"x")
+    >>> clear_parts(d), list(d.iterdir())
+    (1, [])
+    """
+    gone = 0
+    for part in folder.glob(".*.part") if folder.is_dir() else ():
+        with contextlib.suppress(OSError):
+            part.unlink()
+            gone += 1
+    return gone
+
+
 def prune_photos(folder: Path, keep: int) -> int:
     """Delete all but the newest ``keep`` stored photos (server-named files only); how many went.
 

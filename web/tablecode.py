@@ -17,7 +17,8 @@ once then 3 a minute from every address together; then 429 with ``Retry-After``.
 already admitted, and the Pi, are never held back by it.
 
 Routes: ``GET /api/code`` (``{"admitted": false}``, or, to a device the code admitted and to the
-Pi, the code and the link a phone opens),
+Pi, the code and the link a phone opens; ``reachable`` false when the table listens on this
+computer only, so no phone can open the link; ``joined`` true once after a link admitted it),
 ``POST /api/code`` ``{"code": "k7m x3p"}``, ``GET /api/code.svg`` (the link as a QR code).
 
 >>> qr_svg("http://192.168.1.20:8121/?code=K7MX3P").startswith("<svg")
@@ -135,10 +136,13 @@ def qr_svg(text: str) -> str:
 def get_code() -> Response:
     """The code and the link with it for a device the code admitted, or the Pi;
     ``{"admitted": false}`` else."""
+    joined = bool(session.pop("joined", False))  # by a link, just now: the page says so once
     if not (on_this_computer() or by_code()):
         return jsonify(admitted=False)
+    reachable = phone_name(str(current_app.config.get("LISTEN_HOST", "127.0.0.1"))) is not None
     return jsonify(admitted=True, code=_settings().table_code, link=table_link(),
-                   address=table_link(with_code=False), here=on_this_computer())
+                   address=table_link(with_code=False), here=on_this_computer(),
+                   reachable=reachable, joined=joined)
 
 
 @bp.post("/code")
@@ -174,5 +178,6 @@ def code_in_the_link() -> BaseResponse | None:
     except ApiError:
         return None  # the page sees ?code= and that it is not admitted, and says so
     admit()
+    session["joined"] = True
     rest = [(k, v) for k, v in request.args.items(multi=True) if k != "code"]
     return redirect(request.path + ("?" + urlencode(rest) if rest else ""), code=303)

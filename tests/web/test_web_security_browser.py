@@ -113,9 +113,50 @@ def test_scanning_the_link_lets_a_phone_in(browser: Any, served: tuple[str, str,
     phone = open_at(browser, f"{phone_url}?code={code}")
     pages.append(phone)
     expect(phone.locator("#join-btn")).to_be_hidden()
+    expect(phone.locator("#toast")).to_contain_text("Joined by the link")  # said, once
     assert "code=" not in phone.url
     wrong = open_at(browser, f"{phone_url}?code=ZZZZZ2")
     pages.append(wrong)
     expect(wrong.locator("#join")).to_be_visible()
     expect(wrong.locator("#join .hint.bad")).to_contain_text("not this table's")
     assert "code=" not in wrong.url
+
+
+def test_with_a_pin_a_new_phone_is_told_code_first_then_pin(
+        browser: Any, tmp_path_factory: pytest.TempPathFactory, pages: list[Any]) -> None:
+    data = tmp_path_factory.mktemp("withpin")
+    proc, url = start_server(data, "--host", "0.0.0.0", "--leds", "none", "--pin", "2468")
+    try:
+        port = url.rsplit(":", 1)[1].strip("/")
+        code = json.loads((data / "web.json").read_text())["table_code"]
+        phone = open_at(browser, f"http://{ADDRESS}:{port}/")
+        pages.append(phone)
+        phone.click("#join-btn")
+        expect(phone.locator("#join .tc-how")).to_contain_text(
+            "first Join with the table code (ask a player), then Unlock with the table PIN")
+        expect(phone.locator("#join input[name=code]")).to_have_attribute(
+            "placeholder", "6 letters or digits")
+        phone.fill("#join input[name=code]", code)
+        phone.click("#join button.primary")
+        expect(phone.locator("#toast")).to_contain_text("once unlocked with the table PIN")
+        expect(phone.locator("#unlock")).to_be_visible()  # what to do next is open
+        phone.fill("#unlock input[name=pin]", "2468")
+        phone.click("#unlock button")
+        expect(phone.locator("#toast")).to_contain_text("Unlocked")
+    finally:
+        stop_server(proc)
+
+
+def test_on_this_computer_only_no_qr_code_invites_phones(
+        browser: Any, tmp_path_factory: pytest.TempPathFactory, pages: list[Any]) -> None:
+    proc, url = start_server(tmp_path_factory.mktemp("localonly"), "--leds", "none")
+    try:
+        pi = open_at(browser, url)
+        pages.append(pi)
+        pi.click("#tabs >> text=New")
+        expect(pi.locator("#table-code .tc-link")).to_contain_text(
+            "Phones cannot join: this table listens on this computer only")
+        expect(pi.locator("#table-code .tc-link")).to_contain_text("make run HOST=0.0.0.0")
+        expect(pi.locator("#table-code img.tc-qr")).to_be_hidden()
+    finally:
+        stop_server(proc)

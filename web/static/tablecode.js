@@ -10,11 +10,11 @@
     return e;
   };
   const btn = make("button", { class: "small", type: "button", id: "join-btn", hidden: "" }, "Join");
-  const input = make("input", { name: "code", autocomplete: "off", size: "8", placeholder: "6 letters" });
+  const input = make("input", { name: "code", autocomplete: "off", size: "8", placeholder: "6 letters or digits" });
   const said = make("p", { class: "hint bad" });
   const form = make("form", { id: "join", class: "panel", hidden: "" }, make("label", {}, "Table code ", input),
     " ", make("button", { class: "primary" }, "Join"),
-    make("p", { class: "hint" }, "Anyone can watch; to change the game, ask a player for the table code."), said);
+    make("p", { class: "hint tc-how" }), said);
   const words = make("p", { class: "tc-code" }), link = make("p", { class: "hint tc-link" });
   const qr = make("img", { class: "tc-qr", alt: "QR code of the table's link", loading: "lazy" });
   const panel = make("section", { id: "table-code", class: "panel", hidden: "" },
@@ -31,12 +31,26 @@
       form.hidden = true;
       words.textContent = s.code;
       qr.src = "/api/code.svg";
-      link.textContent = `Scan to join, or open ${s.address} and enter the code.`;
+      qr.hidden = !s.reachable;
+      link.textContent = s.reachable ? `Scan to join, or open ${s.address} and enter the code.`
+        : "Phones cannot join: this table listens on this computer only. Start it with make run HOST=0.0.0.0 (or crib serve --host 0.0.0.0).";
+      if (s.joined) joined("Joined by the link");
     }
     return s;
   }
+  const pinSet = () => document.body.dataset.pin === "set";
+  function joined(words) {
+    const t = q("#toast");
+    t.textContent = `${words}: this phone can change the game` + (pinSet() ? " once unlocked with the table PIN" : "");
+    t.className = ""; t.hidden = false;
+    setTimeout(() => { t.hidden = true; }, 4000);
+    if (pinSet() && document.body.dataset.unlocked !== "yes") q("#unlock").hidden = false;
+  }
   function open(message) {
     form.hidden = false;
+    q(".tc-how").textContent = pinSet()
+      ? "Anyone can watch. To change the game: first Join with the table code (ask a player), then Unlock with the table PIN."
+      : "Anyone can watch; to change the game, ask a player for the table code.";
     said.textContent = message;
     input.focus();
   }
@@ -52,9 +66,7 @@
     if (!r.admitted) return open(r.error);
     input.value = said.textContent = "";
     await refresh();
-    const t = q("#toast");
-    t.textContent = "Joined: this phone can change the game"; t.className = ""; t.hidden = false;
-    setTimeout(() => { t.hidden = true; }, 3000);
+    joined("Joined");
   });
   btn.addEventListener("click", () => open(""));
   document.addEventListener("tablecode:needed", () => open(""));

@@ -121,9 +121,9 @@ def test_the_checks_run_at_most_once_a_second_off_the_tracker_and_change_nothing
     threads: list[str] = []
     real = check.check_frames
 
-    def check_frames(frames: Any) -> Any:
+    def check_frames(frames: Any, *rest: Any) -> Any:
         threads.append(threading.current_thread().name)
-        return real(frames)
+        return real(frames, *rest)
 
     monkeypatch.setattr(check, "check_frames", check_frames)
     game = served.api.new_game()  # at the cut: the tracker waits for the dealer; only a read could change it

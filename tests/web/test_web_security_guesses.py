@@ -145,3 +145,14 @@ def test_behind_proxy_counts_the_forwarded_client(companion: Companion, tmp_path
     assert liar.post("/api/games", {}).status_code == 403
     # the Pi's own browser, not through the proxy, is still the Pi
     assert device(app, "127.0.0.1").post("/api/games", {}).status_code == 201
+
+
+def test_a_bad_behind_proxy_is_one_line_and_status_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--port", "0", "--data", str(tmp_path),
+         "--leds", "none", "--behind-proxy", "nginx"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "--behind-proxy takes the proxy's address" in done.stderr

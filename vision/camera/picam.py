@@ -344,7 +344,7 @@ def _import_error(exc: BaseException) -> CameraError:
     >>> print(_import_error(ValueError("numpy.dtype size changed, may indicate binary "
     ...                                "incompatibility. Expected 96 from C header, got 88")))
     ... # doctest: +ELLIPSIS
-    picamera2 cannot load: the venv's NumPy 2... is not apt's NumPy 1 ... `.venv/bin/pip uninstall ...
+    picamera2 cannot load: the venv's NumPy ... is not the apt NumPy (1.24) ... `.venv/bin/pip uninstall ...
     """
     if isinstance(exc, ImportError) and exc.name == "picamera2":
         return CameraError(f"picamera2 is not installed: {INSTALL_HINT}", lasting=True)
@@ -354,8 +354,8 @@ def _import_error(exc: BaseException) -> CameraError:
             "multiarray failed to import")):
         import numpy
 
-        return CameraError(f"picamera2 cannot load: the venv's NumPy {numpy.__version__} is not apt's "
-                           f"NumPy 1 that picamera2 is built for ({_describe(_chain(exc)[-1])}): {NUMPY_FIX}",
+        return CameraError(f"picamera2 cannot load: the venv's NumPy {numpy.__version__} is not the apt "
+                           f"NumPy (1.24) picamera2 is built for ({_describe(_chain(exc)[-1])}): {NUMPY_FIX}",
                            lasting=True)
     return CameraError(f"picamera2 cannot load ({type(exc).__name__}: {_describe(exc)}): reinstall it with "
                        "`sudo apt install --reinstall -y python3-picamera2` and make sure the venv was made "

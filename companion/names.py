@@ -1,6 +1,7 @@
 """The players' names the companion gives when nobody names them: one list for the demo's game
 (``crib serve --demo``, its first two) and for ``crib track`` (as many as the variant has seats),
-so the demo and a tracked video call the same seat by the same name.
+so the demo and a tracked video call the same seat by the same name. The list is the engine's
+(:data:`cribbage.game.settings.PLAYER_NAMES`), which the page's New tab offers too.
 
 >>> PLAYER_NAMES[:2]
 ('Ann', 'Bob')
@@ -10,10 +11,9 @@ so the demo and a tracked video call the same seat by the same name.
 
 from __future__ import annotations
 
-__all__ = ["PLAYER_NAMES", "default_players"]
+from cribbage.game.settings import PLAYER_NAMES  # seat A's player first, then B, C and D
 
-PLAYER_NAMES: tuple[str, ...] = ("Ann", "Bob", "Cat", "Dan")
-"""Seat A's player first, then B, C and D."""
+__all__ = ["PLAYER_NAMES", "default_players"]
 
 
 def default_players(seats: int) -> list[str]:

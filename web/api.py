@@ -21,18 +21,20 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file,
 
 from cribbage.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card, parse_cards
 from cribbage.errors import CribbageError, RuleError
-from cribbage.game.settings import COLOURS, VARIANTS
+from cribbage.game.settings import COLOURS, PLAYER_NAMES, VARIANTS
 from cribbage.storage import file_error
 from web import WebContext
 from web.board import board_svg
 from web.bodies import body_object
 from web.chart import score_chart
 from web.errors import ApiError
+from web.eventwords import event_words, undone_event, with_words
 from web.history import game_summary, match_tally, score_series
 from web.hub import HubFull
 from web.ports import PhotoUnreadable, VisionUnavailable
 from web.readers import ReadersBusy
 from web.security import check_pin_format, client_key, new_csrf_token, same_token
+from web.sent import SentLog, new_device_id
 from web.tablecode import CODE_AND_PIN_NEEDED, CODE_NEEDED, admitted, on_this_computer
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich, refusal_words
@@ -156,6 +158,7 @@ def get_session() -> Response:
         max_streams=c.hub.max_streams,
         variants={name: variant.to_json() for name, variant in VARIANTS.items()},
         colours=list(COLOURS),
+        names=list(PLAYER_NAMES),  # the New tab's names until the players type theirs
         cards={"ranks": RANKS, "suits": SUITS, "symbols": SUIT_SYMBOLS},  # the page's card alphabet
     )
 
@@ -233,18 +236,63 @@ def get_game(game_id: int) -> Response:
 
 @bp.get("/games/<int:game_id>/events")
 def list_events(game_id: int) -> Response:
-    game_or_404(game_id)
-    return jsonify(game_id=game_id, events=ctx().table.events(game_id))
+    """Every event, each with ``said`` and ``points_said`` in players' words
+    (:func:`web.eventwords.with_words`)."""
+    state = game_or_404(game_id)
+    return jsonify(game_id=game_id, events=with_words(ctx().table.events(game_id), state))
+
+
+def sent_log() -> SentLog:
+    """The events each phone sent (:mod:`web.sent`), one log per app."""
+    return current_app.extensions.setdefault("crib.sent", SentLog())  # type: ignore[no-any-return]
+
+
+def device_id() -> str:
+    """This phone's id, kept in its session cookie (made on first use)."""
+    device = session.get("device")
+    if not isinstance(device, str):
+        device = new_device_id()
+        session["device"] = device
+    return device
+
+
+def check_undo(game_id: int, event: dict[str, Any], state: dict[str, Any]) -> dict[str, Any] | None:
+    """The row an undo cancels, once it may: the last event this phone sent, or the one it
+    names in ``expect``. Anything else is 409 with the event in words (``undo``: its number and
+    words), so the page asks first."""
+    expect = event.pop("expect", None)
+    if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
+        raise ApiError(400, '"expect" is the number of the event to undo, like 7')
+    target = undone_event(ctx().table.events(game_id))
+    if target is None:
+        return None  # the engine refuses it: nothing to undo
+    said = event_words(target["event"], state)
+    about = {"event": target["id"], "said": said}
+    if expect is not None and expect != target["id"]:
+        raise ApiError(409, f"Not undone: #{target['id']} {said} is newer than the event you meant to undo. "
+                            f"Undo #{target['id']}?", undo=about)
+    if expect is None and not sent_log().sent_by(game_id, device_id(), int(target["id"])):
+        raise ApiError(409, f"The last event, #{target['id']} {said}, was not sent from this phone: "
+                            "undo it?", undo=about)
+    return target
 
 
 @bp.post("/games/<int:game_id>/events")
 def post_event(game_id: int) -> Response:
+    """Record an event. An undo says what it undid (``undid``: the event in words) and asks
+    first (409) for an event this phone did not send (:func:`check_undo`)."""
     before = game_or_404(game_id)
     event = body_object()
     if not isinstance(event.get("type"), str):
         raise ApiError(400, 'an event needs a "type", like {"type": "go", "seat": "A"}')
+    undone = check_undo(game_id, event, before) if event["type"] == "undo" else None
     state = ctx().table.apply(game_id, event, source="page")
-    return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state))
+    extra: dict[str, Any] = {}
+    if undone is not None:
+        extra["undid"] = {"event": undone["id"], "said": event_words(undone["event"], before)}
+    elif isinstance(state.get("events"), int):
+        sent_log().record(game_id, device_id(), state["events"])
+    return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state), **extra)
 
 
 @bp.post("/games/<int:game_id>/preview")

@@ -104,16 +104,27 @@ def _scoring_words(state: dict[str, Any]) -> str:
     wanted = _key(last)
     for show in reversed(shows):
         if show.get("seat") == seat and _key(show.get("items") or []) == wanted:
-            return f"{name}: {show.get('spoken')}"
-    phrases = [_item_words(a, state) for a in last if a.get("seat") == seat]
-    others = [a for a in last if a.get("seat") != seat]
-    text = f"{name}: " + ", ".join(phrases)
-    if others:
-        other = others[0].get("seat")
-        text += f"; {names.get(other, other)}: " + ", ".join(
-            _item_words(a, state) for a in others if a.get("seat") == other
-        )
-    return text
+            whose = f"{name}'s crib" if show.get("crib") else name  # "Leo's crib: ...", as the voice says
+            return f"{whose}: {show.get('spoken')}"
+    return awards_words(last, state)
+
+
+def awards_words(awards: list[dict[str, Any]], state: dict[str, Any] | None) -> str:
+    """Points scored (the engine's awards) as the table says them, by player, the whole points
+    even where fewer took a side to the game hole: the Table's latest scoring and each event on
+    the Fix tab (:mod:`web.eventwords`) say them alike.
+
+    >>> state = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}
+    >>> awards_words([{"seat": "B", "kind": "pair", "points": 2}, {"seat": "A", "kind": "go",
+    ...               "points": 1}, {"seat": "B", "kind": "fifteen", "points": 2}], state)
+    'Bob: pair for two, fifteen for two; Ann: last card for one'
+    """
+    names = _names_of(state)
+    by_seat: dict[Any, list[str]] = {}
+    for award in awards:
+        by_seat.setdefault(award.get("seat"), []).append(_item_words(award, state))
+    return "; ".join(f"{names.get(str(seat), seat)}: " + ", ".join(phrases)
+                     for seat, phrases in by_seat.items())
 
 
 def _symbol(name: Any) -> str:
@@ -301,8 +312,12 @@ _CUT_AGAIN = re.compile(
 )
 
 
-def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
+def names_of(state: dict[str, Any] | None) -> dict[str, str]:
     """Seat letters and side ids to names: ``{"A": "Ann", "AC": "Ann & Cat"}``."""
+    return _names_of(state)
+
+
+def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for p in (state or {}).get("players") or []:
         if isinstance(p, dict) and p.get("seat") and p.get("name"):

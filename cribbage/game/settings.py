@@ -26,7 +26,7 @@ from cribbage.errors import InputError, RuleError
 from cribbage.game.limits import MAX_NAME, check_text, shown
 
 __all__ = [
-    "COLOURS", "SKUNK_LINES", "VARIANTS", "Settings", "Variant", "seat_letter", "skunk_lines",
+    "COLOURS", "PLAYER_NAMES", "SKUNK_LINES", "VARIANTS", "Settings", "Variant", "seat_letter", "skunk_lines",
     "skunk_of",
 ]
 
@@ -110,6 +110,10 @@ VARIANTS: dict[str, Variant] = {
 
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 """Default peg colours by side: red, blue, green, orange."""
+
+PLAYER_NAMES: tuple[str, ...] = ("Ann", "Bob", "Cat", "Dan")
+"""The players' names when nobody names them, seat A's first: the demo's, ``crib track``'s and
+the page's New tab's (:mod:`companion.names`; the page reads them from ``GET /api/session``)."""
 
 _CSS_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{3,20}")
 """A colour as the page and the board take it: hex, or a CSS colour name."""

@@ -50,7 +50,8 @@ def test_a_whole_deal_by_hand(api: Api) -> None:
     assert state["pegs"] == {"A": [18, 2], "B": [20, 12]}
     assert state["phase"] == "deal" and state["dealer"] == "A"
     assert result["changed"] == [{"seat": "B", "from": 12, "to": 20}]
-    assert state["said"].startswith("Bob: fifteen two, fifteen four")
+    # the crib is labelled as the crib, as the voice says it (issue 45: "Bob: fifteen two ...")
+    assert state["said"] == "Bob's crib: fifteen two, fifteen four, fifteen six and fifteen eight"
     events = api.get(f"/api/games/{game}/events").get_json()["events"]
     assert len(events) == len(DEAL)
     assert all(e["source"] == "page" for e in events)

@@ -375,4 +375,11 @@ def test_the_cards_read_are_drawn_on_the_photo(page: Any, tmp_path: Path) -> Non
         len(reading["unreadable"]))
     shown = page.locator("#photo-cards .card[data-card]:not(.empty)").evaluate_all(
         "(els) => els.map((e) => e.dataset.card).filter(Boolean)")
-    assert shown == [c["card"] for c in cards[:5]]
+    # in photo order, left to right as they lie (issue 45: they were listed in reverse)
+    assert shown == [c["card"] for c in sorted(cards, key=lambda c: c["center"][0])]
+    if len(cards) < 6:  # a card tapped in: the words say the cards there are, not those read
+        page.click("#photo-cards .card.empty")
+        extra = next(k for k in ("AS", "2S", "3S") if k not in shown)
+        page.click(f'#photo-picker button[data-card="{extra}"]')
+        expect(page.locator("#photo-msg")).to_have_text(re.compile(
+            rf"^{len(cards) + 1} cards \({len(cards)} read, 1 added\)"))

@@ -18,7 +18,7 @@ const app = {
   follow: !document.body.dataset.game,   // follow the latest game unless a game page was opened
   state: null, events: [], boardKey: null, es: null, pollTimer: null, lastJson: "",
   seat: null, act: "play", picked: [], refused: false,
-  variants: {}, colours: [],  // the engine's variants and default peg colours (GET /api/session)
+  variants: {}, colours: [], names: [],  // the engine's variants, peg colours and default names (GET /api/session)
 };
 
 /* ---------- helpers ---------- */
@@ -71,7 +71,7 @@ async function send(method, path, body) {
 async function refreshSession() {
   const s = await api("GET", "/api/session");
   app.csrf = s.csrf;
-  app.variants = s.variants || {}; app.colours = s.colours || [];
+  app.variants = s.variants || {}; app.colours = s.colours || []; app.names = s.names || [];
   const c = s.cards || {};
   RANKS = c.ranks || RANKS; SUITS = c.suits || SUITS;
   SUIT_SYM = Object.fromEntries([...SUITS].map((k, i) => [k, (c.symbols || "")[i] || k]));
@@ -368,17 +368,20 @@ function rematchBtn() {
   } }, "Rematch");
 }
 function renderMuggins(s) {
-  const box = $("#muggins");
+  // on the Table, and on the Play tab where the next count is typed (sending it ends the chance)
   const chances = Array.isArray(s.muggins) ? s.muggins : [];
-  box.hidden = !chances.length;
-  // while an opponent may still call it, nothing says what was missed: spotting it is the game
-  box.replaceChildren(...chances.map((m) => {
-    const callers = m.callers || S.players(s).map((p) => p.seat).filter((seat) => seat !== m.seat);
-    const what = m.what === "crib" ? "the crib" : "the hand";
-    return el("div", { class: "chance" },
-      el("p", {}, `${S.name(s, m.seat)} claimed ${m.claimed} for ${what}. Missed anything? An opponent may call Muggins!`),
-      ...callers.map((seat) => el("button", { "data-muggins": seat, onclick: () => callMuggins(seat, m.event) }, `Muggins! (${S.name(s, seat)})`)));
-  }));
+  for (const box of [$("#muggins"), $("#play-muggins")]) {
+    box.hidden = !chances.length;
+    // while an opponent may still call it, nothing says what was missed: spotting it is the game
+    box.replaceChildren(...chances.map((m) => {
+      const callers = m.callers || S.players(s).map((p) => p.seat).filter((seat) => seat !== m.seat);
+      const what = m.what === "crib" ? "the crib" : "the hand";
+      return el("div", { class: "chance" },
+        el("p", {}, `${S.name(s, m.seat)} claimed ${m.claimed} for ${what}. Missed anything? An opponent may call `
+          + "Muggins! now: the chance passes when the next count is sent."),
+        ...callers.map((seat) => el("button", { "data-muggins": seat, onclick: () => callMuggins(seat, m.event) }, `Muggins! (${S.name(s, seat)})`)));
+    }));
+  }
   // once the window closed (called, or the game moved on): only what was missed
   const open = new Set(chances.map((m) => `${m.seat}-${m.what === "crib"}`));
   const missed = (s.shows || []).filter((sh) => sh.missed > 0 && !open.has(`${sh.seat}-${!!sh.crib}`));
@@ -386,6 +389,22 @@ function renderMuggins(s) {
   note.hidden = !missed.length;
   note.textContent = missed.map((sh) => `${S.name(s, sh.seat)}'s ${sh.crib ? "crib" : "hand"}: ${sh.missed} missed `
     + `(claimed ${sh.claimed} of ${sh.total})`).join(" · ");
+  mugginsPassed(s, chances);
+}
+/* the Play tab says when a chance for muggins passed uncalled (the next count was sent) */
+function mugginsPassed(s, chances) {
+  const key = (m) => `${s.game}-${m.event}`, open = new Set(chances.map(key));
+  const called = (s.last || []).some((a) => a.kind === "muggins");
+  for (const m of app.mugginsOpen || []) {
+    if (open.has(key(m)) || called || m.game !== s.game) continue;
+    app.mugginsPassed = `The chance for muggins passed when the next count was sent: ${S.name(s, m.seat)}'s `
+      + `${m.what === "crib" ? "crib" : "hand"}: ${m.points} missed (claimed ${m.claimed} of ${m.total})`;
+  }
+  if (s.phase === "play" || s.phase === "cut") app.mugginsPassed = "";  // a new deal's play: long gone
+  app.mugginsOpen = chances.map((m) => ({ ...m, game: s.game }));
+  const note = $("#play-missed");
+  note.textContent = app.mugginsPassed || "";
+  note.hidden = !app.mugginsPassed;
 }
 function renderCounted(s) {
   // the API's counted (web/counted.py)
@@ -513,9 +532,23 @@ $("#claim-row").addEventListener("click", (ev) => {
   $("#claim").value = Math.max(0, Math.min(29, now));
 });
 async function undoLast() {
+  // the server undoes at once the last event this phone sent; another (the camera's, another
+  // phone's) it names, and the page asks before undoing it
   if (!app.gameId) return;
-  const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "undo" });
-  if (r) { render(r.state); showChanges(r.changed, "Undone"); loadEvents(); }
+  const path = `/api/games/${app.gameId}/events`;
+  let r;
+  try { r = await api("POST", path, { type: "undo" }); } catch (e) {
+    const about = e.status === 409 && e.data && e.data.undo;
+    if (!about) return toast(e.message, true);
+    if (!confirm(`Undo #${about.event} ${about.said}? It was not sent from this phone.`)) return;
+    r = await send("POST", path, { type: "undo", expect: about.event });
+  }
+  if (!r) return;
+  render(r.state); loadEvents();
+  const text = (r.changed || []).map((c) => `${S.sideName(app.state, c.seat)} ${c.from} → ${c.to}`).join(", ");
+  const said = `Undid: ${r.undid ? r.undid.said : "the last event"} (${text || "no score changed"})`;
+  $("#changed").textContent = $("#play-said").textContent = said;
+  toast(said);
 }
 $("#undo").addEventListener("click", undoLast);
 $("#fix-undo").addEventListener("click", undoLast);
@@ -561,59 +594,18 @@ function showChanges(changed, what) {
 }
 
 /* ---------- fixes ---------- */
-/* an award as the table says it (cribbage.spoken.points_words): "last card for one" */
-const POINTS_WORDS = { "thirty-one": "thirty-one", go: "last card", heels: "his heels", nobs: "his nobs",
-  "three-for-last": "three for last", muggins: "muggins!", misdeal: "misdeal penalty", adjust: "adjusted",
-  "over-claim": "over-claim pegged", flush: "flush" };
-const PAIR_WORDS = { 2: "pair", 6: "pair royal", 12: "double pair royal" };
-function numberWord(n) {
-  const w = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
-  return w[n] || String(n);
-}
-function pointsWords(kind, n) {
-  const what = kind === "pair" ? PAIR_WORDS[n] || "pair" : kind === "run" ? `run of ${numberWord(n)}`
-    : POINTS_WORDS[kind] || String(kind).replace(/-/g, " ");
-  return `${what} for ${numberWord(n)}`;
-}
 /* expected points, in every view (History, Review, Photo's Which to throw; the coach's words too): one decimal */
 function tenths(x) { return (Math.round(x * 10) / 10).toFixed(1); }
 function cardsWords(list) { return (list || []).map(cardLabel).join(" "); }
-/* one event as players say it: names and cards (7♥), never codes, JSON or event types */
-function describe(e) {
-  const ev = e.event || e, s = app.state;
-  const who = ev.seat ? S.name(s, ev.seat) : "";
-  const cards = ev.card ? cardLabel(ev.card) : Array.isArray(ev.cards) ? cardsWords(ev.cards) : "";
-  const claim = ev.claim !== undefined && ev.claim !== null ? `, claims ${ev.claim}` : "";
-  switch (ev.type) {
-    case "correct": return `Correction of #${ev.event}: ${describe({ event: ev.with })}`;
-    case "undo": return "Undo";
-    case "dealer": return `${who} deals`;
-    case "cut": return ev.cards && typeof ev.cards === "object"
-      ? Object.entries(ev.cards).map(([seat, c]) => `${S.name(s, seat)} cut ${cardLabel(c)}`).join(", ") : "Cut for deal";
-    case "new-deal": return `New deal${ev.dealer ? `: ${S.name(s, ev.dealer)} deals` : ""}`;
-    case "misdeal": return `Misdeal${ev.penalty !== undefined ? ` (penalty ${ev.penalty})` : ""}`;
-    case "starter": return `Starter ${cards}`;
-    case "play": return `${who} laid ${cards}`;
-    case "go": return `${who}: go`;
-    case "hand": return `${who}'s ${(ev.cards || []).length > (S.kept(s) || 4) ? "cards dealt" : "hand"}: ${cards}`;
-    case "discard": return `${who} laid away ${cards}`;
-    case "crib-card": return `Card dealt to the crib: ${cards}`;
-    case "show": return `${who}'s hand${cards ? `: ${cards}` : ""}${claim}`;
-    case "crib": return `The crib${cards ? `: ${cards}` : ""}${claim}`;
-    case "muggins": return `Muggins! called by ${who}`;
-    case "adjust": return `${who} ${ev.points >= 0 ? "+" : ""}${ev.points} (${ev.reason || "no reason"})`;
-    default: return `${who} ${EVENT_WORDS[ev.type] || String(ev.type).replace(/-/g, " ")} ${cards}${claim}`.trim();
-  }
-}
-const EVENT_WORDS = { "crib-card": "a crib card" };
+/* one event as players say it (the server's words, web/eventwords.py: "Ann laid 4♣") */
+function describe(e) { return e.said || ""; }
 async function loadEvents() {
   if (!app.gameId) return;
   const d = await send("GET", `/api/games/${app.gameId}/events`);
   if (!d) return;
   app.events = d.events;
   $("#events").replaceChildren(...d.events.slice().reverse().map((e) => {
-    const pts = (e.points || []).filter((a) => a.pegged)
-      .map((a) => `${S.sideName(app.state, a.seat)}: ${pointsWords(a.kind, a.pegged)}`).join(", ");
+    const pts = e.points_said;  // as the Table says them: "Dee: thirty-one for two, and game"
     const gone = e.superseded_by ? ` (replaced by ${e.superseded_by})` : e.set_aside ? " · set aside by a correction" : "";
     const base = e.event && e.event.type === "correct" ? e.event.with : e.event;
     const canEdit = !e.superseded_by && base && (base.seat || base.card || base.cards) && e.event.type !== "undo";
@@ -650,7 +642,7 @@ function openEdit(e) {
   const many = Array.isArray(ev.cards);
   $("#edit-cards-l").hidden = !("card" in ev || many);
   $("#edit-picker").hidden = $("#edit-cards-l").hidden;
-  $("#edit-cards").value = ev.card || (many ? ev.cards.join(" ") : "");
+  $("#edit-cards").value = many ? ev.cards.join(" ") : "";  // one card: tap or type the right one
   renderEditPicked();
   $("#edit-claim").value = ev.claim === undefined ? "" : ev.claim;
   $("#edit-claim-l").hidden = ev.claim === undefined;
@@ -660,9 +652,16 @@ function openEdit(e) {
 /* the edit dialog's picker: a tap replaces the card (one-card events) or adds or drops one */
 function editCards() { return $("#edit-cards").value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean); }
 function renderEditPicked() {
-  const now = editCards();
-  $("#edit-picked").replaceChildren(...now.map((c) => cardEl(c)));
-  for (const b of $$("#edit-picker .pick")) b.classList.toggle("on", now.includes(b.dataset.card));
+  const ev = app.editing || {}, now = editCards();
+  const was = ev.card ? [el("span", { class: "hint" }, "Now: "), cardEl(ev.card), now.length ? " → " : ""] : [];
+  $("#edit-picked").replaceChildren(...was, ...now.map((c) => cardEl(c)));
+  // the cards already seen in the game are greyed out, but for the event's own
+  const seen = S.seen(app.state);
+  for (const c of [].concat(ev.card || [], Array.isArray(ev.cards) ? ev.cards : [])) seen.delete(c);
+  for (const b of $$("#edit-picker .pick")) {
+    b.classList.toggle("on", now.includes(b.dataset.card));
+    b.classList.toggle("seen", seen.has(b.dataset.card));
+  }
 }
 function editPick(name) {
   const ev = app.editing || {};
@@ -680,7 +679,7 @@ function correction() {
   delete repl.seen;  // a correction is the player's word, not the camera's
   if (repl.seat) repl.seat = $("#edit-seat").value;
   const cards = $("#edit-cards").value.trim();
-  if ("card" in repl) repl.card = cards;
+  if ("card" in repl) repl.card = cards || app.editing.card;  // an empty box keeps the card
   else if ("cards" in repl) repl.cards = cards.split(/[\s,]+/).filter(Boolean);
   const claim = $("#edit-claim").value;
   if (claim !== "") repl.claim = Number(claim);
@@ -710,7 +709,7 @@ $("#adjust").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = ev.target;
   const r = await send("POST", `/api/games/${app.gameId}/events`, { type: "adjust", seat: f.seat.value, points: Number(f.points.value), reason: f.reason.value });
-  if (r) { f.reason.value = ""; render(r.state); showChanges(r.changed, "Adjusted"); loadEvents(); }
+  if (r) { f.reset(); render(r.state); showChanges(r.changed, "Adjusted"); loadEvents(); }
 });
 
 /* ---------- history: history.js, fetched when the tab first opens ---------- */
@@ -728,7 +727,7 @@ function renderPlayerFields() {
   const f = $("#new-form");
   const v = app.variants[f.variant.value];
   if (!v) return;
-  const names = ["Alice", "Bob", "Carol", "Dave"];
+  const names = app.names;  // the engine's list (Ann, Bob, ...), as the demo and crib track name players
   const kids = [];
   v.seats.forEach((seat, i) => {
     // players by their place at the table (the camera's seats go round from the bottom edge)

@@ -19,7 +19,7 @@ const ADVICE_TOP = 5;         // the discards shown, best first
 /* ---------- a photo: chosen, read, refused ---------- */
 function clearPhoto(message = "") {
   // a new photo starts afresh: nothing of the last one (picture, cards, count) stays on screen
-  Object.assign(app.photo, { slots: [], sel: null, name: null, starter: null });
+  Object.assign(app.photo, { slots: [], sel: null, name: null, starter: null, read: null });
   const view = $("#photo-view");
   view.hidden = true;
   view.replaceChildren();
@@ -51,11 +51,25 @@ $("#photo-form").addEventListener("submit", async (ev) => {
   const unread = reading && Array.isArray(reading.unreadable) ? reading.unreadable : [];
   $("#photo-msg").textContent = r.message || (reading ? readWords(cards.length, unread.length) : "");
   showPhoto(r, cards, unread);
-  app.photo.slots = cards.map((c) => c.card);  // every card read: none dropped
+  // every card read, none dropped, in photo order (left to right, as they lie)
+  app.photo.slots = inPhotoOrder(cards).map((c) => c.card);
+  app.photo.read = r.message ? null : cards.length;
   // the starter is the card lying apart from the hand, when the reader saw one (vision.hand)
   app.photo.starter = (reading && reading.starter_apart) || null;
   renderPhotoCards();
 });
+function inPhotoOrder(cards) {
+  const x = (c) => (c.center ? c.center[0] : Infinity);
+  return cards.slice().sort((a, b) => x(a) - x(b));
+}
+/* once cards were tapped in or taken out, the words say the cards there are, not those read */
+function slotsWords() {
+  const n = app.photo.slots.length, read = app.photo.read;
+  if (read === null || read === undefined || n === read) return null;
+  const changed = n > read ? `${n - read} added` : `${read - n} taken out`;
+  return `${n} card${n === 1 ? "" : "s"} (${read} read, ${changed})`
+    + (n === 6 ? ": choose the two to throw, or the starter and four." : ": tap one to fix it.");
+}
 function readWords(n, unread) {
   const ringed = unread ? ` ${unread} more could not be read (ringed): tap ${unread === 1 ? "it" : "them"} in.` : "";
   if (n === 6) return `6 cards: choose the two to throw, or the starter and four (tap a card, then Take out).${ringed}`;
@@ -116,6 +130,8 @@ function renderPhotoCards() {
       "aria-label": "add a card", onclick: () => { app.photo.sel = slots.length; renderPhotoCards(); } }, "+"));
   }
   $("#photo-cards").replaceChildren(...items);
+  const now = slotsWords();
+  if (now) $("#photo-msg").textContent = now;
   const remove = $("#photo-remove");
   remove.hidden = sel === null || sel >= slots.length;
   if (!remove.hidden) remove.textContent = `Take out ${cardLabel(slots[sel])}`;

@@ -528,7 +528,8 @@ class Tracker:
         counted = np.bincount(labels[gain > 0], minlength=n)
         here = [c.center for c in self.cards if id(c) in look.new_paper]
         here += [slot.center for slot in look.slots if not any(slot is d for d in look.dropped)]
-        again = [c for c in self.cards if c.visible and id(c) not in look.new_paper and not c.named]
+        again = [c for c in self.cards if c.visible and not c.named
+                 and (id(c) not in look.new_paper or c.down is not None)]  # a card laid now: its own body
         ys, xs = np.nonzero(gain)
         out: list[Doubt] = []
         for k in range(1, n):

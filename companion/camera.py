@@ -10,7 +10,9 @@ read again, and what the game already holds is not sent twice.
 
 The page's Set-up step asks :meth:`CameraService.checks`: the set-up checks of ``crib camera
 check`` (:func:`vision.camera.check.check_frames`) on the last few frames the tracker took, kept
-in a small ring (references to the capture's frames, no copies). They run in the caller's thread
+in a small ring of small copies (:func:`vision.camera.check.small_copy`: at most 1600 px on the
+long side, the size the cards are read at; a frame that small is kept as it is, no copy), so a
+40 MP camera's eight frames hold about 60 MB, not a gigabyte. They run in the caller's thread
 (a page request), never the tracker's, at most once every ``checks_every`` seconds however many
 phones ask (0.9 s: a page asking once a second gets a new report each time); between, every
 caller gets the same answer.
@@ -29,6 +31,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +59,25 @@ def load_zones_file(path: Path) -> Any:
     except ZonesError as exc:
         message = str(exc)
         raise ZonesError(message if str(p) in message else f"--zones {p}: {message}") from None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A frame as the set-up checks' ring keeps it: its image at most ``CHECK_SIDE`` px on the
+    long side (:func:`vision.camera.check.small_copy`), the frame's own ``(width, height)``, its
+    ``seq`` and field of view."""
+
+    image: Any
+    size: tuple[int, int]
+    seq: int
+    field_of_view: float | None
+
+    @classmethod
+    def of(cls, frame: Any, seq: int) -> Kept:
+        from vision.camera.check import small_copy
+
+        image, size = small_copy(frame.image)
+        return cls(image, size, seq, frame.field_of_view)
 
 
 class CompanionGame:
@@ -133,7 +155,7 @@ class CameraService:
         self.latency: list[tuple[int, str, int]] = []
         self.followed = 0  # frames the tracker thread took (the benchmark's frame rate)
         # the set-up checks: the last frames the tracker took, and the last report
-        self._recent: deque[Any] = deque(maxlen=CHECK_FRAMES)
+        self._recent: deque[Kept] = deque(maxlen=CHECK_FRAMES)
         self._recent_lock = threading.Lock()  # held for an append, a clear or a copy: never long
         self._checks_lock = threading.Lock()
         # the last report: (its newest frame's seq, when its run began and ended, the report)
@@ -236,8 +258,9 @@ class CameraService:
             if frame is None:
                 continue
             seq = getattr(frame, "seq", seq + 1)
-            with self._recent_lock:  # a reference for the set-up checks, never checked here
-                self._recent.append(frame)
+            kept = Kept.of(frame, seq)  # a small copy for the set-up checks, never checked here
+            with self._recent_lock:
+                self._recent.append(kept)
             self.followed += 1
             number = frame.number
             if self.new_game is not None and number < last_number:  # the demo video began again
@@ -248,7 +271,7 @@ class CameraService:
                 self._tracker.forget()
                 with self._recent_lock:  # the checks judge the camera as it is now
                     self._recent.clear()
-                    self._recent.append(frame)
+                    self._recent.append(kept)
             try:
                 with self._lock:
                     follower = self._follower_for(self.companion.latest_game())
@@ -304,7 +327,7 @@ class CameraService:
             frames = list(self._recent)
         if not frames:
             return None
-        newest = int(getattr(frames[-1], "seq", 0))
+        newest = frames[-1].seq
         with self._checks_lock:
             cached = self._checks
             if cached is not None:
@@ -317,8 +340,8 @@ class CameraService:
             from vision.camera.check import check_frames
 
             began = time.monotonic()
-            report = {**check_frames([f.image for f in frames], frames[-1].field_of_view).to_json(),
-                      "frame": newest}
+            report = {**check_frames([f.image for f in frames], frames[-1].field_of_view,
+                                     frames[-1].size).to_json(), "frame": newest}
             self._checks = (newest, began, time.monotonic(), report)
             self.checks_run += 1
             return report

@@ -146,3 +146,50 @@ def test_one_frame_is_checked_within_two_seconds() -> None:
     img, _ = frame("dark wood")
     check_frames([img])  # the networks loaded
     assert check_frames([img]).ms < 2000
+
+
+def enlarged(image: np.ndarray, times: float) -> np.ndarray:
+    import cv2
+
+    return cv2.resize(image, None, fx=times, fy=times, interpolation=cv2.INTER_CUBIC)
+
+
+def test_a_small_copy_of_a_large_frame_is_judged_and_said_in_the_frames_pixels() -> None:
+    from vision.camera.check import CHECK_SIDE, small_copy
+
+    img, _ = frame("dark wood")
+    large = enlarged(img, 4)  # 5120x2880: 14.7 MP, as a high-resolution camera gives
+    small, size = small_copy(large)
+    assert max(small.shape[:2]) == CHECK_SIDE and size == (5120, 2880)
+    r = check_frames([small], size=size)
+    own = report("dark wood")
+    assert r.ok, [c for c in r.checks if not c.ok]
+    assert (r.width, r.height) == (5120, 2880)
+    assert r.extra["card_width"] == pytest.approx(4 * own.extra["card_width"], rel=0.08)
+    distance = next(c for c in r.checks if c.name == "distance")
+    assert distance.value == pytest.approx(r.extra["card_width"], abs=0.1)
+    assert f"Cards {distance.value:.0f} px wide" in distance.say
+    # the lens advice is the same table's: the cards' share of the frame did not change
+    assert lens_position(r.extra["card_width"], r.width)[1] == pytest.approx(
+        lens_position(own.extra["card_width"], own.width)[1], abs=3)
+    assert r.cards == own.cards and r.read == own.read
+
+
+def test_a_blurred_large_frame_fails_focus_on_its_small_copy() -> None:
+    from vision.camera.check import small_copy
+
+    img, width = frame("light wood")
+    blurred = out_of_focus(enlarged(img, 4), 4 * 0.03 * width)
+    small, size = small_copy(blurred)
+    r = check_frames([small], size=size)
+    focus = next(c for c in r.checks if c.name == "focus")
+    assert focus.ok is False and focus.say.startswith("Out of focus")
+    assert focus.value is not None and focus.value > LIMITS["blur_most"]  # said in the frame's px
+
+
+def test_a_frame_within_the_side_is_kept_as_it_is() -> None:
+    from vision.camera.check import small_copy
+
+    img, _ = frame("denim")
+    kept, size = small_copy(img)
+    assert kept is img and size == (1280, 720)

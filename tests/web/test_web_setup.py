@@ -100,6 +100,27 @@ def test_a_good_table_passes_every_check(served: Served, good: np.ndarray, tmp_p
     assert (report["width"], report["height"]) == (1280, 720)
 
 
+def test_the_ring_keeps_small_copies_of_large_frames(served: Served, good: np.ndarray, tmp_path: Path) -> None:
+    from vision.camera.check import CHECK_SIDE
+
+    large = cv2.resize(good, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)  # 3200x1800
+    folder = write_frames(tmp_path / "large", [large] * 3)
+    camera = served.start(f"frames:{folder}")
+    wait_for(played_all(camera, 3))
+    kept = list(camera._recent)
+    assert len(kept) == 3
+    latest = camera.capture.wait_frame(-1, timeout=1.0)
+    assert latest is not None and latest.image.shape[:2] == (1800, 3200)
+    for k in kept:
+        assert k.image.shape[:2] == (900, CHECK_SIDE) and k.size == (3200, 1800)
+        assert not np.shares_memory(k.image, latest.image)  # a copy, not a view of the frame
+    report = served.api.get("/api/camera/checks").get_json()
+    assert report["ok"] is True, report["checks"]
+    assert (report["width"], report["height"]) == (3200, 1800)  # said in the frame's own pixels
+    distance = report["checks"][2]
+    assert distance["name"] == "distance" and distance["value"] == report["card_width"] > 200
+
+
 def test_a_dark_table_fails_light(served: Served, good: np.ndarray, tmp_path: Path) -> None:
     from vision.synth.setup_frames import too_dark
 

@@ -54,8 +54,10 @@ from vision.camera.measure import (
     paper_level,
     skewed_outlines,
 )
+from vision.tuning import MAX_SIDE
 
-__all__ = ["LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look", "watch"]
+__all__ = ["CHECK_SIDE", "LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look",
+           "small_copy", "watch"]
 
 Image = npt.NDArray[np.uint8]
 
@@ -217,10 +219,24 @@ def _play(source: Any, seconds: float, most: int) -> tuple[list[Image], float | 
     return frames, field_of_view
 
 
-def check_frames(frames: Sequence[Image], field_of_view: float | None = None) -> Report:
+def check_frames(frames: Sequence[Image], field_of_view: float | None = None,
+                 size: tuple[int, int] | None = None) -> Report:
     """The checks on frames of one table (BGR, oldest first): the newest is read, all are
     compared for flicker; ``field_of_view`` (degrees across, where the camera says it) sets the
-    lens advice's distance (:func:`lens_position`)."""
+    lens advice's distance (:func:`lens_position`).
+
+    ``size`` is the frames' own ``(width, height)`` where they are given as copies shrunk to at
+    most :data:`CHECK_SIDE` (:func:`small_copy`): the report's size, the cards' width and the
+    blur are then said in the frame's pixels (the blur's limit scales with them).
+
+    >>> import numpy as np
+    >>> small, size = small_copy(np.full((4000, 6000, 3), 90, np.uint8))
+    >>> small.shape, size
+    ((1067, 1600, 3), (6000, 4000))
+    >>> report = check_frames([small], size=size)
+    >>> report.width, report.height
+    (6000, 4000)
+    """
     from vision.reader import read_cards
 
     if not frames:
@@ -230,20 +246,39 @@ def check_frames(frames: Sequence[Image], field_of_view: float | None = None) ->
     reading = read_cards(image)
     cards = find_cards(image, reading.cards, reading.unreadable)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height, wide = image.shape[:2]
+    scale = 1.0 if size is None else size[0] / wide  # frame pixels per pixel given
     width = _width(cards)
-    focus = check_focus(grey, cards, width, field_of_view or CM3_FIELD)
+    focus = check_focus(grey, cards, width, field_of_view or CM3_FIELD, scale)
     checks = [
         check_light(image, grey, cards, sharp=focus.ok),
         focus,
-        check_distance(grey, cards, width),
+        check_distance(grey, cards, width, scale),
         check_glare(image, cards),
         check_flicker(frames),
         check_contrast(grey, cards, bool(reading.cards)),
         check_tilt(image, cards),
     ]
-    height, wide = image.shape[:2]
+    wide, height = (wide, height) if size is None else size
     return Report(checks, len(frames), len(cards), len(reading.cards), wide, height,
-                  (time.perf_counter() - t0) * 1000, {"card_width": round(width, 1)})
+                  (time.perf_counter() - t0) * 1000, {"card_width": round(width * scale, 1)})
+
+
+CHECK_SIDE: int = MAX_SIDE
+"""The long side (px) the checks need, 1600: the reader reads a larger frame at this size
+(``vision.tuning.MAX_SIDE``), so a copy this size reads the same cards; the set-up checks beside
+the tracker keep their frames this small (:func:`small_copy`)."""
+
+
+def small_copy(image: Image, side: int = CHECK_SIDE) -> tuple[Image, tuple[int, int]]:
+    """``image`` shrunk (area-averaged) to at most ``side`` px on its long side, and its own
+    ``(width, height)``; an image already that small comes back as it is (no copy)."""
+    height, width = image.shape[:2]
+    if max(height, width) <= side:
+        return image, (width, height)
+    factor = side / max(height, width)
+    shrunk = (max(1, round(width * factor)), max(1, round(height * factor)))
+    return cv2.resize(image, shrunk, interpolation=cv2.INTER_AREA), (width, height)
 
 
 def _ink_level(image: Image, cards: list[CardSeen]) -> float:
@@ -279,8 +314,11 @@ def check_light(image: Image, grey: Image, cards: list[CardSeen], sharp: bool = 
     return Check("light", True, paper, f"Light is good (the cards' white at {paper / 255:.0%})")
 
 
-def check_focus(grey: Image, cards: list[CardSeen], width: float, field: float = CM3_FIELD) -> Check:
-    """The cards' edges and print sharp enough for the index, for cards of this size."""
+def check_focus(grey: Image, cards: list[CardSeen], width: float, field: float = CM3_FIELD,
+                scale: float = 1.0) -> Check:
+    """The cards' edges and print sharp enough for the index, for cards of this size; judged at
+    ``grey``'s size (where the cards are read), the blur said in frame pixels (``scale`` of
+    ``grey``'s, for a shrunk copy)."""
     if not cards:
         return Check("focus", True, None, NO_CARD.format("focus"))
     mask = card_mask(grey.shape, cards, grow=0.1)
@@ -289,7 +327,9 @@ def check_focus(grey: Image, cards: list[CardSeen], width: float, field: float =
     if not math.isfinite(blur):
         return Check("focus", True, None, "The cards show no edge sharp enough to judge the focus by")
     dioptres, cm = lens_position(width, grey.shape[1], field)
-    if blur > limit:
+    sharp = blur <= limit
+    blur *= scale
+    if not sharp:
         return Check("focus", False, blur, f"Out of focus (edges blurred {blur:.1f} px): set the lens "
                      f"for the table's distance: on a Camera Module 3 set LensPosition to {dioptres} "
                      f"({cm} cm): --camera picamera2:lens={dioptres}; other cameras: turn the lens ring")
@@ -297,11 +337,12 @@ def check_focus(grey: Image, cards: list[CardSeen], width: float, field: float =
                  f"away: LensPosition {dioptres} on a Camera Module 3)")
 
 
-def check_distance(grey: Image, cards: list[CardSeen], width: float) -> Check:
-    """Cards big enough to read, and small enough that the whole table is in view."""
+def check_distance(grey: Image, cards: list[CardSeen], width: float, scale: float = 1.0) -> Check:
+    """Cards big enough to read, and small enough that the whole table is in view; ``width`` in
+    ``grey``'s pixels, judged and said in the frame's (``scale`` of them, for a shrunk copy)."""
     if not cards:
         return Check("distance", True, None, NO_CARD.format("distance"))
-    height = grey.shape[0]
+    width, height = width * scale, grey.shape[0] * scale
     if width < LIMITS["small"]:
         return Check("distance", False, width, f"Cards too small ({width:.0f} px wide, at least "
                      f"{LIMITS['small']:.0f} wanted): lower the camera, or give it a higher resolution")

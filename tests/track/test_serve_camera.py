@@ -69,6 +69,10 @@ def test_the_demo_follows_a_video_into_the_game_the_page_and_the_leds(tmp_path: 
     ('{"players": 2, "centre": "middle", "seats": {}}', "four numbers"),
     (json.dumps({"players": 2, "centre": [0, 0, 1, 1], "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}}),
      "covers 100%"),
+    (json.dumps({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
+                 "seats": {"A": [0, 0.5, 1, 1], "B": [0.1, 0.7, 0.5, 0.95]}}), "seat B's zone lies inside seat A's"),
+    (json.dumps({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
+                 "seats": {"A": ["0", "0.5", "1", "1"], "B": [0, 0, 1, 0.5]}}), "four numbers"),
 ])
 def test_a_bad_zones_file_stops_crib_serve_at_start(tmp_path: Path, video: Path, content: str | None,
                                                     words: str) -> None:

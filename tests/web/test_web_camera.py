@@ -721,6 +721,26 @@ def test_zones_refusals_name_the_players_not_seat_letters(cam: Api, table: Camer
     assert table.zones == ZONES
 
 
+@pytest.mark.parametrize(("seats", "words"), [
+    ({"A": [0, 0.5, 1, 1], "B": [0.1, 0.7, 0.5, 0.95]}, "Bob's zone lies inside Alice's zone"),
+    ({"A": [0.1, 0.7, 0.5, 0.95], "B": [0, 0.5, 1, 1]}, "Alice's zone lies inside Bob's zone"),
+    ({"A": [0, 0.3, 0.35, 0.7], "B": [0.1, 0.35, 0.7, 0.65]}, "Bob's zone is all covered by the centre and the zones "
+                                                    "before it: that player would never get a card"),
+    ({"A": ["0", "0.5", "1", "1"], "B": [0, 0, 1, 0.5]}, "Alice's zone is four numbers"),
+    ({"A": [0, 0.5, 1, 1], "B": [0, 0, 1, "0.5"]}, "Bob's zone is four numbers"),
+])
+def test_nested_zones_and_numbers_as_strings_are_refused(cam: Api, table: CameraTable,
+                                                         seats: dict[str, Any], words: str) -> None:
+    game_at_play(cam, table)
+    refused = put(cam, "/api/camera/zones", {**ZONES, "seats": seats})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"].startswith(words), refused.get_json()
+    assert table.zones == ZONES
+    players = put(cam, "/api/camera/zones", {**ZONES, "players": "2"})
+    assert players.status_code == 400 and "2, 3 or 4 players" in players.get_json()["error"]
+    assert table.zones == ZONES
+
+
 def test_zones_for_another_size_are_kept_for_it(cam: Api, table: CameraTable) -> None:
     three = {"players": 3, "centre": [0.3, 0.35, 0.7, 0.65],
              "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 0.5, 0.5], "C": [0.5, 0, 1, 0.5]}}

@@ -17,9 +17,11 @@ Traceback (most recent call last):
 ...
 vision.track.zones.ZonesError: the centre zone needs x0 < x1 and y0 < y1, each from 0 to 1
 
-Zones that parse are still refused when they cannot follow a game: a centre over more than 60 %
-of the frame (or touching all four edges), a seat's zone inside the centre, two seats with
-(nearly) the same zone (more than 80 % of their union shared):
+Zones that parse (numbers, never strings of them) are still refused when they cannot follow a
+game: a centre over more than 60 % of the frame (or touching all four edges), a seat's zone
+inside the centre, two seats with (nearly) the same zone (more than 80 % of their union shared),
+one seat's zone inside another's, a seat's zone all covered by the centre and the seats before it
+(it would never get a card):
 
 >>> Zones.from_json({"players": 2, "centre": [0, 0, 1, 1],  # doctest: +ELLIPSIS
 ...                  "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}})
@@ -31,11 +33,17 @@ vision.track.zones.ZonesError: the centre zone covers 100% of the picture: keep 
 Traceback (most recent call last):
 ...
 vision.track.zones.ZonesError: seat A's zone and seat B's zone are (nearly) the same: ...
+>>> Zones.from_json({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],  # doctest: +ELLIPSIS
+...                  "seats": {"A": [0, 0.5, 1, 1], "B": [0.1, 0.7, 0.5, 0.95]}})
+Traceback (most recent call last):
+...
+vision.track.zones.ZonesError: seat B's zone lies inside seat A's zone: ...
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -75,7 +83,8 @@ class ZonesError(CribbageError):
 def _rect(value: Any, what: str) -> Rect:
     """``value`` as a zone; ``what`` names it in the message ("the centre zone", "seat A's zone")."""
     four = f"{what} is four numbers: x0, y0, x1, y1 (fractions of the frame)"
-    if not isinstance(value, list | tuple) or len(value) != 4 or any(isinstance(v, bool) for v in value):
+    if not isinstance(value, list | tuple) or len(value) != 4 or any(
+            isinstance(v, bool) or not isinstance(v, int | float) for v in value):  # "0.5" is no number
         raise ZonesError(four)
     try:
         x0, y0, x1, y1 = (float(v) for v in value)
@@ -121,6 +130,30 @@ def _check_layout(centre: Rect, seats: list[tuple[str, Rect]]) -> None:
             if both / (_area(ra) + _area(rb) - both) > SAME_ZONE:
                 raise ZonesError(f"seat {a}'s zone and seat {b}'s zone are (nearly) the same: each player "
                                  "needs a zone of their own")
+            for inner, outer, r_in in ((b, a, rb), (a, b, ra)):
+                if both >= _area(r_in) - 1e-9:
+                    raise ZonesError(f"seat {inner}'s zone lies inside seat {outer}'s zone: each player "
+                                     "needs a zone of their own, side by side")
+    for i, (letter, rect) in enumerate(seats):
+        if _covered(rect, [centre] + [r for _, r in seats[:i]]):
+            raise ZonesError(f"seat {letter}'s zone is all covered by the centre and the zones before "
+                             "it: that player would never get a card")
+
+
+def _covered(rect: Rect, others: list[Rect]) -> bool:
+    """Whether ``others`` together cover ``rect`` (each cell between their edges looked at once).
+
+    >>> _covered((0, 0, 1, 1), [(0, 0, 0.5, 1), (0.5, 0, 1, 1)]), _covered((0, 0, 1, 1), [(0, 0, 0.5, 1)])
+    (True, False)
+    """
+    xs = sorted({rect[0], rect[2], *(min(max(r[k], rect[0]), rect[2]) for r in others for k in (0, 2))})
+    ys = sorted({rect[1], rect[3], *(min(max(r[k], rect[1]), rect[3]) for r in others for k in (1, 3))})
+    for x0, x1 in itertools.pairwise(xs):
+        for y0, y1 in itertools.pairwise(ys):
+            if x1 - x0 > 1e-9 and y1 - y0 > 1e-9 and not any(
+                    _inside(r, (x0 + x1) / 2, (y0 + y1) / 2) for r in others):
+                return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -164,7 +197,7 @@ class Zones:
         if not isinstance(data, dict):
             raise ZonesError('zones are a JSON object: {"players", "centre", "seats"}')
         players = data.get("players", 2)
-        if isinstance(players, bool) or players not in _DEFAULT_SEATS:
+        if not isinstance(players, int) or isinstance(players, bool) or players not in _DEFAULT_SEATS:
             raise ZonesError("zones are for 2, 3 or 4 players")
         centre = _rect(data.get("centre"), "the centre zone")
         seats = data.get("seats")

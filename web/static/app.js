@@ -156,12 +156,19 @@ function showTab() {
   for (const sec of $$("section.tab")) sec.hidden = sec.id !== tab;
   for (const a of $$("#tabs a")) a.classList.toggle("on", a.dataset.tab === tab);
   if (tab === "history") window.Crib.loadHistory ? window.Crib.loadHistory() : loadScript($("#history").dataset.script);
-  if (tab === "fix") loadEvents();
-  if (tab === "photo") loadScript($("#photo").dataset.script);
+  if (tab === "fix") { loadEvents(); loadScript($("#fix").dataset.script); }
+  if (tab === "photo" || tab === "new") loadScript($(`#${tab}`).dataset.script);
 }
 function loadScript(src) {
-  // a tab's own script (the Photo tab's photo.js), fetched when the tab first opens, not with the table
-  if (src && !$(`script[src="${src}"]`)) document.body.append(el("script", { src }));
+  // a tab's own script (the Photo tab's photo.js), fetched when the tab first opens, not with the table;
+  // the promise keeps its word once the script ran
+  let s = src && $(`script[src="${src}"]`);
+  if (src && !s) {
+    s = el("script", { src });
+    s.ran = new Promise((ok) => s.addEventListener("load", ok));
+    document.body.append(s);
+  }
+  return (s && s.ran) || Promise.resolve();
 }
 window.addEventListener("hashchange", showTab);
 
@@ -597,8 +604,6 @@ function showChanges(changed, what) {
 /* expected points, in every view (History, Review, Photo's Which to throw; the coach's words too): one decimal */
 function tenths(x) { return (Math.round(x * 10) / 10).toFixed(1); }
 function cardsWords(list) { return (list || []).map(cardLabel).join(" "); }
-/* one event as players say it (the server's words, web/eventwords.py: "Ann laid 4♣") */
-function describe(e) { return e.said || ""; }
 async function loadEvents() {
   if (!app.gameId) return;
   const d = await send("GET", `/api/games/${app.gameId}/events`);
@@ -612,13 +617,14 @@ async function loadEvents() {
     const seen = (base && base.seen) || e.seen || null;  // what the camera saw: {frame, confidence, crop}
     return el("li", { class: e.superseded_by || e.set_aside ? "gone" : "", "data-event": e.id },
       seen && seen.crop ? seenThumb(seen) : null,
-      el("span", {}, `#${e.id} ${describe(e)} `), pts ? el("b", { class: "pts" }, pts) : null,
+      el("span", {}, `#${e.id} ${e.said || ""} `), pts ? el("b", { class: "pts" }, pts) : null,
       // a show counted before one of its cards was corrected where it was laid counts the corrected card
       (e.carried || []).length ? el("div", { class: "carried" }, "counts "
         + e.carried.map((c) => `${cardLabel(c.to)} for ${cardLabel(c.from)}`).join(", ") + ", as corrected in the play") : null,
       el("div", { class: "meta" }, `${e.source || (seen ? "camera" : "?")} · ${e.at ? new Date(e.at).toLocaleTimeString() : ""}${gone}`
         + (seen && typeof seen.confidence === "number" ? ` · ${Math.round(seen.confidence * 100)}% sure` : "")),
-      canEdit ? el("button", { type: "button", class: "edit", onclick: () => openEdit(e) }, "Edit") : null);
+      canEdit ? el("button", { type: "button", class: "edit",
+        onclick: () => loadScript($("#fix").dataset.script).then(() => window.Crib.openEdit(e)) }, "Edit") : null);
   }));
 }
 function seenThumb(seen) {
@@ -628,83 +634,6 @@ function seenThumb(seen) {
     alt: "what the camera saw (tap to enlarge)", title: "tap to enlarge", width: 48, height: 64, loading: "lazy",
     onclick: (ev) => ev.target.classList.toggle("big"), onerror: (ev) => ev.target.remove() });
 }
-function openEdit(e) {
-  const fix = e.event.type === "correct";
-  const ev = fix ? e.event.with : e.event;
-  const dlg = $("#edit");
-  dlg.dataset.id = fix ? e.event.event : e.id;
-  app.editing = ev;
-  $("#edit-id").textContent = `#${dlg.dataset.id}`;
-  $("#edit-what").textContent = describe(e);
-  $("#edit-seat").value = ev.seat || "";
-  $("#edit-seat").disabled = !ev.seat;
-  $("#edit-seat-l").hidden = !ev.seat;  // a starter or the crib has no player to change
-  const many = Array.isArray(ev.cards);
-  $("#edit-cards-l").hidden = !("card" in ev || many);
-  $("#edit-picker").hidden = $("#edit-cards-l").hidden;
-  $("#edit-cards").value = many ? ev.cards.join(" ") : "";  // one card: tap or type the right one
-  renderEditPicked();
-  $("#edit-claim").value = ev.claim === undefined ? "" : ev.claim;
-  $("#edit-claim-l").hidden = ev.claim === undefined;
-  $("#edit-preview").textContent = "";
-  dlg.showModal();
-}
-/* the edit dialog's picker: a tap replaces the card (one-card events) or adds or drops one */
-function editCards() { return $("#edit-cards").value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean); }
-function renderEditPicked() {
-  const ev = app.editing || {}, now = editCards();
-  const was = ev.card ? [el("span", { class: "hint" }, "Now: "), cardEl(ev.card), now.length ? " → " : ""] : [];
-  $("#edit-picked").replaceChildren(...was, ...now.map((c) => cardEl(c)));
-  // the cards already seen in the game are greyed out, but for the event's own
-  const seen = S.seen(app.state);
-  for (const c of [].concat(ev.card || [], Array.isArray(ev.cards) ? ev.cards : [])) seen.delete(c);
-  for (const b of $$("#edit-picker .pick")) {
-    b.classList.toggle("on", now.includes(b.dataset.card));
-    b.classList.toggle("seen", seen.has(b.dataset.card));
-  }
-}
-function editPick(name) {
-  const ev = app.editing || {};
-  let now = editCards();
-  if ("card" in ev) now = [name];
-  else if (now.includes(name)) now = now.filter((c) => c !== name);
-  else now.push(name);
-  $("#edit-cards").value = now.join(" ");
-  renderEditPicked();
-  clearTimeout(app.previewTimer); app.previewTimer = setTimeout(previewEdit, 250);
-}
-$("#edit-cards").addEventListener("input", renderEditPicked);
-function correction() {
-  const repl = Object.assign({}, app.editing);
-  delete repl.seen;  // a correction is the player's word, not the camera's
-  if (repl.seat) repl.seat = $("#edit-seat").value;
-  const cards = $("#edit-cards").value.trim();
-  if ("card" in repl) repl.card = cards || app.editing.card;  // an empty box keeps the card
-  else if ("cards" in repl) repl.cards = cards.split(/[\s,]+/).filter(Boolean);
-  const claim = $("#edit-claim").value;
-  if (claim !== "") repl.claim = Number(claim);
-  return { type: "correct", event: Number($("#edit").dataset.id), with: repl };
-}
-async function previewEdit() {
-  const out = $("#edit-preview");
-  try {
-    const r = await api("POST", `/api/games/${app.gameId}/preview`, correction());
-    const text = (r.changed || []).map((c) => `${S.sideName(app.state, c.seat)} ${c.from} → ${c.to}`).join(", ");
-    out.textContent = text ? `This changes: ${text}` : "No score changes.";
-    out.className = "hint";
-  } catch (e) { out.textContent = e.message; out.className = "hint bad"; }
-}
-for (const id of ["#edit-seat", "#edit-cards", "#edit-claim"]) {
-  $(id).addEventListener("input", () => { clearTimeout(app.previewTimer); app.previewTimer = setTimeout(previewEdit, 250); });
-}
-$("#edit-form").addEventListener("submit", async (evt) => {
-  if (evt.submitter && evt.submitter.value === "cancel") return;
-  if (!app.editing) return;
-  const fix = correction();
-  const target = fix.event;
-  const r = await send("POST", `/api/games/${app.gameId}/events`, fix);
-  if (r) { render(r.state); showChanges(r.changed, `Corrected #${target}`); loadEvents(); }
-});
 $("#adjust").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = ev.target;
@@ -721,58 +650,7 @@ async function viewGame(id) {
   location.hash = "#table";
 }
 
-/* ---------- new game ---------- */
-function renderPlayerFields() {
-  // seats, sides and the usual target from the engine's variant; a side's colour by its first seat
-  const f = $("#new-form");
-  const v = app.variants[f.variant.value];
-  if (!v) return;
-  const names = app.names;  // the engine's list (Ann, Bob, ...), as the demo and crib track name players
-  const kids = [];
-  v.seats.forEach((seat, i) => {
-    // players by their place at the table (the camera's seats go round from the bottom edge)
-    kids.push(el("label", {}, `Player ${i + 1}`, el("input", { name: "player", value: names[i] || `Player ${i + 1}`, maxlength: 24, required: true })));
-    const side = v.sides.findIndex((d) => d.seats[0] === seat);
-    if (side >= 0) kids.push(el("input", { type: "color", name: "colour", value: app.colours[side] || "#ffffff", "aria-label": `player ${i + 1}'s colour` }));
-    kids.push(el("br"));
-  });
-  $("#players").replaceChildren(...kids);
-  f.target.value = String(v.target);
-  renderPartners();
-}
-function renderPartners() {
-  // partners: the engine's sides, by name ("Ann & Cat v Bob & Dan"); the dealer to choose, by name
-  const f = $("#new-form");
-  const out = $("#partners");
-  const v = app.variants[f.variant.value];
-  if (!v) return;
-  const name = {}, was = f.dealer.value;
-  $$('input[name="player"]', f).forEach((i, k) => { name[v.seats[k]] = i.value.trim() || `Player ${k + 1}`; });
-  f.dealer.replaceChildren(el("option", { value: "" }, "Cut at the table"),
-    ...v.seats.map((seat) => el("option", { value: seat }, name[seat])));
-  f.dealer.value = v.seats.includes(was) ? was : "";
-  out.hidden = !v.partners;
-  out.textContent = out.hidden ? "" : "Partners: " + v.sides.map((d) => d.seats.map((seat) => name[seat]).join(" & ")).join(" v ");
-}
-$("#new-form").variant.addEventListener("change", renderPlayerFields);
-$("#players").addEventListener("input", renderPartners);
-// muggins needs claim counting: choosing it picks claims, choosing automatic counting drops it
-$("#new-form").muggins.addEventListener("change", (ev) => { if (ev.target.checked) $("#new-form").counting.value = "claim"; });
-$("#new-form").counting.addEventListener("change", (ev) => { if (ev.target.value === "auto") $("#new-form").muggins.checked = false; });
-$("#new-form").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const f = ev.target;
-  const body = {
-    variant: f.variant.value, target: Number(f.target.value),
-    players: $$('input[name="player"]', f).map((i) => i.value.trim()),
-    colours: $$('input[name="colour"]', f).map((i) => i.value),
-    muggins: f.muggins.checked, counting: f.counting.value,
-  };
-  const r = await send("POST", "/api/games", body);
-  if (!r) return;
-  const d = f.dealer.value && await send("POST", `/api/games/${r.game_id}/events`, { type: "dealer", seat: f.dealer.value });
-  started(d ? { game_id: r.game_id, state: d.state } : r);
-});
+/* ---------- new game: the form is newgame.js, fetched when the tab first opens ---------- */
 function started(r) {
   app.follow = true; app.gameId = r.game_id; app.lastJson = "";
   $("#play-said").textContent = "";
@@ -783,18 +661,21 @@ function started(r) {
 
 /* ---------- start ---------- */
 showUnlock(false);
+// the New form waits, greyed, for newgame.js (fetched when the tab first opens) to take it
+for (const c of $("#new-form").elements) c.disabled = true;
 if (document.body.dataset.leds === "sim") refreshLeds();
 // the session first: the variants it carries say how many cards a hand keeps and fill the New form
 // (and the card alphabet the pickers are built from)
-refreshSession().catch((e) => toast(e.message, true)).then(() => {
-  buildPicker($("#picker"), pick); buildPicker($("#edit-picker"), editPick); showTab();
-  renderPlayerFields(); return loadGame();
+const session = refreshSession().catch((e) => toast(e.message, true));
+session.then(() => {
+  buildPicker($("#picker"), pick); buildPicker($("#edit-picker"), (name) => window.Crib.editPick(name));
+  showTab(); return loadGame();
 }).then(connect);
 
 /* for the other page scripts: the page's one global */
 window.Crib = {
   $, $$, el, api, send, toast, app, S, NUMBER_WORDS, cardLabel, cardEl, cardsWords, tenths,
-  buildPicker, loadScript, render, showChanges, viewGame,
+  buildPicker, loadScript, render, showChanges, viewGame, loadEvents, started, session,
   get RANKS() { return RANKS; }, get SUITS() { return SUITS; },
 };
 })();

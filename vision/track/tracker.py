@@ -92,6 +92,7 @@ PAPER_LEVEL = 0.7  # and it is brighter than this share of the frame's brightest
 OVERLAP = 0.8  # card widths: a card laid this near a card read before lies over it, in its row
 INDEX_R = 1.2  # glyph sizes round a corner index compared with the table as last read
 INDEX_SAME = 14.0  # grey levels: a corner index whose place changed less still lies there face up
+INDEX_AGAIN = 20.0  # grey levels: a hidden card's index this like it was when read is that card turned up
 
 
 @dataclass(frozen=True)
@@ -754,7 +755,7 @@ class Tracker:
                 if a < 0 or b < 0 or c > small.shape[1] or d > small.shape[0]:
                     continue
                 now = small[b:d, a:c].astype(np.float32)
-                if now.shape == was.shape and float(np.mean(np.abs(now - was - shift))) < INDEX_SAME:
+                if now.shape == was.shape and float(np.mean(np.abs(now - was - shift))) < INDEX_AGAIN:
                     return True
         return False
 

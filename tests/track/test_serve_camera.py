@@ -40,7 +40,7 @@ def test_the_demo_follows_a_video_into_the_game_the_page_and_the_leds(tmp_path: 
     proc, url = start_server(tmp_path / "data", "--demo", "--camera", f"video:{video}", "--leds", "sim")
     try:
         camera = get(url + "api/camera")
-        assert camera["source"] == f"video:{video}" and camera["zones"]["players"] == 2
+        assert camera["source"] == f"video:{video.name}" and camera["zones"]["players"] == 2  # no server folder
         assert get(url + "api/session")["companion"]["camera"] is True
         deadline = time.monotonic() + 60
         state: dict[str, Any] = {}

@@ -24,6 +24,7 @@ from typing import Any
 
 from cribbage.errors import InputError, RuleError
 from cribbage.game.limits import MAX_NAME, check_text, shown
+from cribbage.game.names import check_names
 
 __all__ = [
     "COLOURS", "PLAYER_NAMES", "SKUNK_LINES", "VARIANTS", "Settings", "Variant", "seat_letter", "skunk_lines",
@@ -191,8 +192,10 @@ class Settings:
     colours: tuple[str, ...] = field(default=COLOURS)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | None = None) -> Settings:
-        """Read and check settings; every key is optional.
+    def from_json(cls, data: dict[str, Any] | None = None, *, stored: bool = False) -> Settings:
+        """Read and check settings; every key is optional. Names with a hidden character, or
+        two alike, are refused (:func:`cribbage.game.names.check_names`) unless ``stored``
+        (a game kept from before names were checked still opens).
 
         Keys: ``variant`` (six-card, five-card, three-player, four-player), ``target``
         (121 or 61; five-card defaults to 61), ``players`` (names, a list or ``"Ann,Bob"``),
@@ -233,6 +236,8 @@ class Settings:
             players = [f"Player {seat_letter(i)}" for i in range(variant.seats)]
         if not all(players):
             raise RuleError("a player's name cannot be empty", rule="settings")
+        if not stored:
+            check_names(players)
         if len(players) != variant.seats:
             raise RuleError(_seats_words(variant, len(players)), rule="settings")
         muggins = _flag(data, "muggins", False)
@@ -271,7 +276,7 @@ class Settings:
     def from_stored(cls, data: dict[str, Any]) -> Settings:
         """Settings stored with a game: as :meth:`from_json`, but a name longer than
         :data:`~cribbage.game.limits.MAX_NAME` (stored before names were bounded) is cut to
-        it, so an old game still opens.
+        it, and its names are not checked again, so an old game still opens.
 
         >>> Settings.from_stored({"players": ["A" * 30, "Bob"]}).players[0]
         'AAAAAAAAAAAAAAAAAAAAAAAA'
@@ -281,7 +286,7 @@ class Settings:
             data = {**data, "players": [
                 p.strip()[:MAX_NAME] if isinstance(p, str) else p for p in players
             ]}
-        return cls.from_json(data)
+        return cls.from_json(data, stored=True)
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored with the game (and shown in the state)."""

@@ -5,6 +5,8 @@ prints it, and :mod:`companion.cli.serve`, which starts the service, do not impo
 
 from __future__ import annotations
 
+from web.hosts import url_host
+
 
 def greeting(host: str, port: int, data_dir: object, code: str, pin_state: str, *,
              hostname: str, lan: str | None) -> list[str]:
@@ -24,10 +26,19 @@ def greeting(host: str, port: int, data_dir: object, code: str, pin_state: str, 
     or with --pin to keep changes to those who know it
     >>> greeting("127.0.0.1", 8121, "d", "K7MX3P", "none", hostname="pi", lan=None)[1][-50:]
     'they need the table code K7MX3P to change the game'
+
+    On ``::`` the table listens on IPv6 alone: this computer opens ``[::1]``, phones the
+    machine's IPv6 address (``lan``: :func:`web.hosts.lan_address`):
+
+    >>> lines = greeting("::", 8121, "d", "K7MX3P", "set", hostname="pi", lan="fd00::2")
+    >>> lines[0][:50], lines[1][lines[1].index("watch"):lines[1].index(";")]
+    ('Cribbage Companion: open http://[::1]:8121/ in thi', 'watch at http://pi.local:8121/ or http://[fd00::2]:8121/')
     """
     everywhere = host in ("0.0.0.0", "::", "")
     local_only = host == "localhost" or host.startswith("127.") or host == "::1"
-    shown = "127.0.0.1" if everywhere or local_only else host
+    # waitress listens on IPv6 alone on "::" and "::1": 127.0.0.1 would refuse there
+    this_computer = "[::1]" if host in ("::", "::1") else "127.0.0.1"
+    shown = this_computer if everywhere or local_only else url_host(host)
     where = "in this computer's browser" if everywhere or local_only else "on a phone or browser"
     lines = [f"Cribbage Companion: open http://{shown}:{port}/ {where} "
              f"(data in {data_dir}; Ctrl-C stops)"]
@@ -37,8 +48,8 @@ def greeting(host: str, port: int, data_dir: object, code: str, pin_state: str, 
                      f"table code {code} to change the game")
         return lines
     if everywhere:
-        reach = f"http://{hostname}.local:{port}/" + (f" or http://{lan}:{port}/" if lan else "")
-        link = f"http://{lan or hostname + '.local'}:{port}/?code={code}"
+        reach = f"http://{hostname}.local:{port}/" + (f" or http://{url_host(lan)}:{port}/" if lan else "")
+        link = f"http://{url_host(lan) if lan else hostname + '.local'}:{port}/?code={code}"
         said = "listening on every address: phones on the network"
     else:
         reach = link = f"http://{shown}:{port}/"

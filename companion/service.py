@@ -551,11 +551,11 @@ def serve(config: ServeConfig) -> int:
         raise UsageError(f"cannot start the camera: {exc}") from exc
     port = server.effective_port
     from companion.greeting import greeting
-    from web.hosts import network_address
+    from web.hosts import lan_address
 
     settings = app.extensions["crib"].settings  # the table code and the PIN (web.security)
     for line in greeting(config.host, port, config.data_dir, settings.table_code,
-                         settings.pin_state, hostname=socket.gethostname(), lan=network_address()):
+                         settings.pin_state, hostname=socket.gethostname(), lan=lan_address(config.host)):
         print(line, flush=True)
     if damage:
         print(f"  {damage}: the page shows what can be read and records nothing; run crib game "

@@ -101,20 +101,58 @@ def network_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def network_address6(addresses: Callable[[], set[str]] | None = None) -> str | None:
+    """This machine's IPv6 address on the network, or None: a global one first, else a
+    unique-local one (``fd00::/8``); never loopback or link-local (a phone would need the zone).
+    ``addresses`` stands in for :func:`interface_addresses` (the doctest).
+
+    >>> network_address6(lambda: {"::1", "fe80::1", "fd00::2", "192.168.1.20"})
+    'fd00::2'
+    >>> network_address6(lambda: {"fd00::2", "2a01:4f8::7"}), network_address6(lambda: {"::1"})
+    ('2a01:4f8::7', None)
+    """
+    found = []
+    for text in (addresses or interface_addresses)():
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if address.version == 6 and not (address.is_loopback or address.is_link_local
+                                         or address.is_multicast or address.is_unspecified):
+            found.append((not address.is_global, address))
+    return str(min(found)[1]) if found else None
+
+
+def lan_address(listen: str) -> str | None:
+    """The address phones reach a table listening on every address by: on ``::`` an IPv6 one
+    (:func:`network_address6`: waitress listens on IPv6 alone there, so an IPv4 address
+    refuses), else the IPv4 network address (:func:`network_address`)."""
+    return network_address6() if host_name(listen) == "::" else network_address()
+
+
+def url_host(address: str) -> str:
+    """An address as a URL names it: an IPv6 one in brackets.
+
+    >>> url_host("::1"), url_host("192.168.1.20"), url_host("pi.local")
+    ('[::1]', '192.168.1.20', 'pi.local')
+    """
+    return f"[{address}]" if ":" in address else address
+
+
 def phone_name(listen: str) -> str | None:
     """The name a phone on the network opens the table by, or None when it listens on this
-    computer only: the listening address, else (every address) the network address, else
-    ``NAME.local``.
+    computer only: the listening address, else (every address) the network address
+    (:func:`lan_address`: IPv6 on ``::``), else ``NAME.local``.
 
-    >>> phone_name("127.0.0.1"), phone_name("192.168.1.20")
-    (None, '192.168.1.20')
+    >>> phone_name("127.0.0.1"), phone_name("::1"), phone_name("192.168.1.20")
+    (None, None, '192.168.1.20')
     """
     listen = host_name(listen)
     if listen in LOOPBACK_NAMES or listen.startswith("127."):
         return None
     if listen not in EVERY_ADDRESS:
         return listen
-    return network_address() or f"{socket.gethostname().lower()}.local"
+    return lan_address(listen) or f"{socket.gethostname().lower()}.local"
 
 
 def interface_addresses() -> set[str]:

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--zones", help="zones JSON, or auto: the seats found from the first card of the play "
                    "(default: seat A at the bottom edge, B at the top)")
     p.add_argument("--players", help="names in seat order, comma separated (default: Ann,Bob)")
-    p.add_argument("--dealer", default="A", help="the first dealer's seat (default: A)")
+    p.add_argument("--dealer", help="the first dealer's seat (default: found from the table, the seat "
+                   "before the one that lays the first card of the play)")
     p.add_argument("--variant", choices=VARIANTS, default="six-card")
     p.add_argument("--db", help="keep the game in this SQLite log (default: in memory)")
     p.add_argument("--json", action="store_true", help="end with one JSON object on stdout")
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game_id = store.new_game({"players": players, "variant": args.variant})
         game = StoreGame(store, game_id)
-        game.apply({"type": "dealer", "seat": args.dealer})
+        if args.dealer is not None:
+            game.apply({"type": "dealer", "seat": args.dealer})
         crops = CropFolder(Path(args.db).resolve().parent) if args.db else None
         follower = Follower(game, Tracker(zones, seats=found), save_crop=crops.save if crops else None)
         bar = _Progress(_frame_count(source)) if sys.stderr.isatty() else None
@@ -102,7 +104,11 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if bar is not None:
                 bar.done()
+        left = follower.finish()
         state = game.state()
+        if left:
+            print(f"crib track: the video ended with {len(left)} thing(s) left for the players: "
+                  + "; ".join(left), file=sys.stderr)
         if args.json:
             print_json({
                 "events": events_json(follower.applied), "state": state, "frames": followed.frames,
@@ -117,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     finally:
         store.close()
-    return 0
+    return 1 if left else 0
 
 
 STILL_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "BMP", "TIFF", "MPO"})

@@ -173,6 +173,7 @@ class Follower:
         self._wait: tuple[Any, ...] | None = None  # what the follower waits for from the table now
         self._wait_since = 0  # the frame that wait began
         self._wait_over = False  # its deadline has passed (healed or flagged)
+        self._cut_starter: Sighting | None = None  # the starter seen before the dealer is known
 
     # -- frames ----------------------------------------------------------------------------
 
@@ -381,7 +382,9 @@ class Follower:
 
     def _sighted(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         phase = state.get("phase")
-        if phase in (None, "over", "cut"):
+        if phase == "cut":
+            return self._find_dealer(s, state)
+        if phase in (None, "over"):
             return state
         healed = self._heal(s, state)
         if healed is not None:
@@ -434,6 +437,38 @@ class Follower:
         return self._flag(s, "play", f"a new card in {where} during the {phase}", None,
                           state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
                                            "whose is it?")
+
+    def _find_dealer(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
+        """A game begun with no dealer (none tapped, a game the camera started): the table says
+        who dealt. A card face up in the centre is the starter, kept until the first card of the
+        play; that card is the pone's, so the seat before the pone dealt. The dealer is then sent
+        (``source: camera``), the starter after it, and the card as the first of the play."""
+        seats = [p["seat"] for p in state.get("players", [])]
+        if s.zone == CENTRE:
+            self._cut_starter = s
+            self._last = {"card": s.card, "say": f"{_pretty(s.card)} in the centre: the starter, once the "
+                          "first card of the play says who dealt", "frame": s.frame}
+            return state
+        if s.zone not in seats:
+            return state
+        pone = seats.index(str(s.zone))
+        dealer = seats[(pone - 1) % len(seats)]
+        try:
+            after = self.game.apply({"type": "dealer", "seat": dealer})
+        except CribbageError as exc:
+            log.info("camera: the dealer found from the table was refused: %s", exc)
+            return state
+        self.applied.append(Applied({"type": "dealer", "seat": dealer}, s.frame, None, after))
+        names = _names(after)
+        log.info("camera: %s laid first, so %s dealt", names.get(str(s.zone)), names.get(dealer))
+        self._deal_key = (after.get("game"), after.get("deal"))
+        starter, self._cut_starter = self._cut_starter, None
+        if starter is not None and any(c.card == starter.card for c in self.tracker.visible(CENTRE)):
+            after = self._sighted(starter, after)
+        after = self._sighted(s, after)
+        if self._last is not None and self._last.get("card") == s.card:
+            self._last["say"] += f" (first of the play: {names.get(dealer, dealer)} dealt)"
+        return after
 
     def _seat_from_card(self, s: Sighting, state: dict[str, Any]) -> Sighting:
         """Seats found from the cards (``--zones auto``, :mod:`vision.track.seats`): the first
@@ -727,7 +762,23 @@ class Follower:
             return ("show", state.get("deal"), state.get("next"), len(self._crib))
         return None
 
-    def _watch(self, state: dict[str, Any], number: int) -> tuple[dict[str, Any], bool]:
+    def finish(self) -> list[str]:
+        """The frames have ended (a recording played to its end): every wait's deadline is now.
+        Returns what is left for the players, in their words: each flag unanswered, and what the
+        game still waits for from the table (empty when nothing is left)."""
+        with self._lock:
+            state = self.game.state()
+            if self._wait == self._waiting(state):
+                self._wait_over = False
+            state, changed = self._watch(state, self._number, final=True)
+            if changed:
+                self._changed()
+            left = [f"flag {f.id} (frame {f.frame}): {f.say or f.reason}" for f in self.flags]
+            if self._waiting(state) is not None:
+                left.append(f"the game waits for {self._expect_words(state)}")
+            return left
+
+    def _watch(self, state: dict[str, Any], number: int, final: bool = False) -> tuple[dict[str, Any], bool]:
         """The one watchdog over the follower's waits: whatever it waits for (:meth:`_waiting`)
         either comes, or ``DEADLINE`` frames after the table last moved (and after the wait
         began) it is healed from what is known or becomes a flag in players' words. A wait is
@@ -737,7 +788,7 @@ class Follower:
             self._wait, self._wait_since, self._wait_over = key, number, False
         if key is None or self._wait_over or self.flags:
             return state, False
-        if min(number - self._wait_since, self.tracker.quiet()) < DEADLINE:
+        if not final and min(number - self._wait_since, self.tracker.quiet()) < DEADLINE:
             return state, False
         self._wait_over = True
         if key[0] == "sync":

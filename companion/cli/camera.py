@@ -3,8 +3,10 @@
 ``crib camera check SOURCE [--seconds S] [--json]``: SOURCE is a camera spec (``picamera2``,
 ``opencv:N``, ``video:PATH``, ``frames:DIR``; docs/camera.md) or a path (a photo, a video, a
 folder of frames). A few seconds of the camera are looked at (or the one photo) and seven checks
-are said, one a line, then a verdict (:mod:`vision.camera.check`). With ``--json`` the last line
-of stdout is ``{"ok", "checks": [{"name", "ok", "value", "say"}], "frames", "cards", "read",
+are said, one a line (✓ passed, ✗ to fix, … waiting for cards; the numbers behind the advice,
+such as the Camera Module 3's LensPosition, in brackets), then a verdict
+(:mod:`vision.camera.check`). With ``--json`` the last line of stdout is ``{"ok", "checks":
+[{"name", "ok", "waiting", "value", "say", "detail"}], "frames", "cards", "read",
 "width", "height", "ms", "card_width", "source"}``. The exit status is 0 whenever it ran,
 whatever it found; a bad spec, a missing file or a photo that does not decode is one line on
 stderr and status 2.
@@ -48,13 +50,17 @@ def run_check(args: argparse.Namespace) -> int:
         print_json({**report.to_json(), "source": args.source})
         return 0
     for check in report.checks:
-        print(f"{'✓' if check.ok else '✗'} {check.name:<9} {check.say}")
+        mark = "✗" if not check.ok else "…" if check.waiting else "✓"
+        print(f"{mark} {check.name:<9} {check.say}" + (f" ({check.detail})" if check.detail else ""))
     failed = [c.name for c in report.checks if not c.ok]
+    waiting = [c.name for c in report.checks if c.waiting]
     seen = f"{_count(report.frames, 'frame')}, {_count(report.cards, 'card')} seen"
     if failed:
         print(f"Fix {', '.join(failed)} before the first deal ({seen}).")
     elif report.cards == 0:
         print(f"No card seen: lay a card in front of each player and check again ({seen}).")
+    elif waiting:
+        print(f"Not judged yet: {', '.join(waiting)} ({seen}).")
     else:
         print(f"Ready to play ({seen}).")
     return 0

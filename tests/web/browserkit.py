@@ -115,16 +115,16 @@ def served_in_process(app: Any, threads: int = 6) -> Iterator[str]:
 
 
 @contextmanager
-def phone_page(url: str) -> Iterator[Any]:
-    """Chromium at 390x844 (touch) on ``url``, once its live stream is up; no script error may
-    happen while it is open."""
+def phone_page(url: str, size: tuple[int, int] = (390, 844)) -> Iterator[Any]:
+    """Chromium at 390x844 (touch; or ``size``, say a phone on its side, 844x390) on ``url``, once
+    its live stream is up; no script error may happen while it is open."""
     import pytest
 
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="browser tests skipped: pip install playwright")
     with sync_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        context = chromium.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT)
         errors: list[str] = []

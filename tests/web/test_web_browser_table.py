@@ -192,7 +192,7 @@ def test_the_new_form_names_players_by_their_place_not_a_seat_letter(page: Any) 
     labels = page.locator("#players label").all_text_contents()
     assert [t.strip() for t in labels] == ["Player 1", "Player 2", "Player 3", "Player 4"]
     page.locator('#players input[name="player"]').nth(2).fill("")
-    expect(page.locator("#partners")).to_have_text("Partners: Ann & Player 3 v Bob & Dan")  # the session's names
+    expect(page.locator("#partners")).to_have_text("Partners: Ann & Player 3 v Bob & Dan")  # session names
 
 
 # --- 4. the board ------------------------------------------------------------------------------

@@ -27,10 +27,10 @@ pytestmark = [pytest.mark.browser,
 
 
 @contextmanager
-def serve(tmp_path: Path, frames: list[Any]) -> Iterator[str]:
+def serve(tmp_path: Path, frames: list[Any], folder_name: str = "frames") -> Iterator[str]:
     """The app on waitress (a real server) with a camera looping over ``frames`` at 10 frames/s."""
     companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
-    folder = write_frames(tmp_path / "frames", frames)
+    folder = write_frames(tmp_path / folder_name, frames)
     camera = CameraService(companion, f"frames:{folder}", tmp_path, realtime=True, loop=True)
     companion.attach_camera(camera)
     camera.start()
@@ -124,3 +124,78 @@ def test_a_dark_table_says_turn_on_a_lamp(dark_page: Any) -> None:
     expect(light.locator(".setup-say")).to_contain_text("Too dark: turn on a lamp over the table")
     expect(page.locator("#setup-verdict")).to_contain_text("Fix before the first deal: light on the table")
     expect(step.locator("#setup-last")).to_contain_text("Lay one card in front of each player")
+
+
+SIZES = [pytest.param((390, 844), id="390x844"), pytest.param((844, 390), id="844x390")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_empty_table_shows_the_checks_on_cards_waiting_not_ticked(tmp_path: Path,
+                                                                     size: tuple[int, int]) -> None:
+    import numpy as np
+
+    from vision.synth.compose import mild, table_image
+
+    rng = np.random.default_rng(9)
+    empty = mild(table_image(rng, 720, 1280, "wood_light"), rng)
+    with serve(tmp_path, [empty] * 3) as url, phone_page(url, size) as page:
+        step = open_setup(page)
+        checks = step.locator("#setup-checks li")
+        expect(checks).to_have_count(len(NAMES))
+        expect(page.locator("#setup-verdict")).to_have_text("Now lay the cards: the checks wait for them")
+        waiting = step.locator('#setup-checks li[data-ok="wait"]')
+        expect(waiting).to_have_count(6)  # light, focus, distance, glare, contrast, tilt: flicker is judged
+        for k in range(6):
+            item = waiting.nth(k)
+            expect(item.locator(".setup-mark")).to_have_text("…")
+            expect(item.locator(".setup-mark")).to_have_attribute("aria-label", "waiting")
+            expect(item.locator(".setup-say")).to_contain_text("in front of each player")
+        assert step.locator('#setup-checks li[data-ok="no"]').count() == 0
+        assert page.locator("#setup-verdict").get_attribute("data-ok") == "wait"
+        last = step.locator("#setup-last")
+        expect(last).to_have_attribute("data-ok", "no")
+        expect(last.locator("#setup-last-mark")).to_have_text("→")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_blurred_table_says_focus_first_with_no_lens_setting_nor_card_size(tmp_path: Path, good: Any,
+                                                                             size: tuple[int, int]) -> None:
+    from vision.synth.setup_frames import out_of_focus
+
+    blurred = out_of_focus(good, 0.03 * 130)  # cards ~130 px wide: blurred 3% of their width
+    with serve(tmp_path, [blurred] * 3) as url, phone_page(url, size) as page:
+        step = open_setup(page)
+        focus = step.locator('#setup-checks li[data-check="focus"]')
+        expect(focus).to_have_attribute("data-ok", "no")
+        expect(focus.locator(".setup-say")).to_contain_text("The picture is blurred")
+        expect(focus.locator(".setup-say")).to_contain_text("focus first: turn the lens")
+        distance = step.locator('#setup-checks li[data-check="distance"]')
+        expect(distance).to_have_attribute("data-ok", "wait")
+        expect(distance.locator(".setup-say")).to_contain_text("focus first")
+        text = step.inner_text()
+        assert "LensPosition" not in text and "lens=" not in text and " cm" not in text, text
+        assert "px wide" not in text  # no card size from a blurred picture
+        # cards seen but none read: "Lay one card in front of each player" is not ticked
+        expect(page.locator("#setup-cards")).to_contain_text(re.compile(r"\d+ cards seen, 0 read"))
+        last = step.locator("#setup-last")
+        expect(last).to_have_attribute("data-ok", "no")
+        expect(last.locator("#setup-last-mark")).to_have_text("→")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_camera_status_counts_frames_while_open_and_a_long_path_stays_on_screen(
+        tmp_path: Path, good: Any, size: tuple[int, int]) -> None:
+    folder = "a-folder-of-frames-kept-for-the-table-camera-set-up-on-the-kitchen-table-" * 2
+    with serve(tmp_path, [good] * 3, folder_name=folder) as url, phone_page(url, size) as page:
+        page.click('#tabs a[data-tab="camera"]')
+        state = page.locator("#cam-state")
+        expect(state).to_contain_text(re.compile(r"\d+ frames"))
+        assert folder[:40] in state.inner_text()  # the source, by its folder's name
+        first = int(re.search(r"(\d+) frames", state.inner_text())[1])
+        # the count goes on while the tab is open (the stream pushes changes only; the tab asks)
+        page.wait_for_function("n => +(/(\\d+) frames/.exec(document.querySelector('#cam-state').textContent)"
+                               " || [0, 0])[1] > n + 5", arg=first)
+        box = state.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size[0] + 1, box  # wrapped, not off the screen
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

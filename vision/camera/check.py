@@ -7,24 +7,28 @@ compared for flicker) and gives a :class:`Report` of seven :class:`Check` s, eac
 =========  ===========================================================================
 light      card paper's brightness (0-255): too dark or over-exposed for the index to read
 focus      the blur of the cards' edges and print, in px (the sigma of a Gaussian blur),
-           against the card's size; says the Camera Module 3 lens position to set
-distance   the cards' width in px: too small (camera too high) or too big (table not in view)
+           against the card's size; blurred: focus first (turn the lens)
+distance   the cards' width in px: too small (camera too high) or too big (table not in view);
+           judged only on a sharp picture (a blurred card looks bigger)
 glare      the share of the cards' surroundings blown white by a lamp's reflection
 flicker    the light's beat from frame to frame and along the rows (a mains lamp)
 contrast   how far card paper stands from the table, as a share of the paper's level
 tilt       how far the cards' outline corners are from right angles, in degrees
 =========  ===========================================================================
 
-A check that needs cards, on a frame with none, passes with ``value`` ``None`` and says to lay
-a card in front of each player. The thresholds (``LIMITS``) and how they were chosen are in
-docs/camera.md.
+A check that needs cards, on a frame with none, is ``waiting`` (not failed, not passed: the
+page shows it waiting, not ticked) and says to lay a card in front of each player; so is the
+cards' size on a blurred picture (focus first). The players' words (``say``) name no camera
+setting's number; ``detail`` holds the numbers behind the advice (the Camera Module 3's
+``LensPosition``) for ``crib camera check``'s lines. The thresholds (``LIMITS``) and how they
+were chosen are in docs/camera.md.
 
 >>> import numpy as np
 >>> report = check_frames([np.full((720, 1280, 3), 90, np.uint8)])
 >>> report.cards, [c.name for c in report.checks]
 (0, ['light', 'focus', 'distance', 'glare', 'flicker', 'contrast', 'tilt'])
->>> report.checks[1].say
-'Lay a card in front of each player: the focus is judged on the cards.'
+>>> report.checks[1].say, report.checks[1].waiting, report.ok
+('Lay a card in front of each player: the focus is judged on the cards.', True, False)
 >>> lens_position(130, 1280)
 (2.08, 48)
 >>> lens_position(119.2, 1280, field=51.95)  # a 4:3 picture: libcamera crops the 16:9 sensor
@@ -57,7 +61,7 @@ from vision.camera.measure import (
 from vision.tuning import MAX_SIDE
 
 __all__ = ["CHECK_SIDE", "LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look",
-           "small_copy", "watch"]
+           "small_copy", "waits", "watch"]
 
 Image = npt.NDArray[np.uint8]
 
@@ -90,25 +94,41 @@ lens advice's field where the frames do not say theirs (a photo, a video); the p
 backend gives each frame's own (``Frame.field_of_view``: 51.9° for a 4:3 picture)."""
 
 NO_CARD = "Lay a card in front of each player: the {} is judged on the cards."
+BLURRED_SIZE = "The picture is blurred: focus first; the cards' size is judged on a sharp picture"
+LENS_RULE = ("a Camera Module 3 focuses at LensPosition = 100 / the lens's height above the cards in cm "
+             "(70 cm: --camera picamera2:lens=1.43)")
 
 
 @dataclass(frozen=True)
 class Check:
-    """One check's verdict: its name, whether it passed, what was measured and what to do.
+    """One check's verdict: its name, whether it passed, what was measured and what to do, in
+    players' words; ``waiting`` where it could not be judged yet (no card on the table, or a
+    blurred picture for the cards' size: ``ok`` then, nothing failed, but nothing passed either),
+    and ``detail``, the numbers behind the advice for ``crib camera check`` (never the page's).
 
     >>> Check("light", False, 42.0, "Too dark: turn on a lamp over the table").to_json()["ok"]
     False
+    >>> waits(Check("glare", True, None, "Lay a card")).to_json()["waiting"]
+    True
     """
 
     name: str
     ok: bool
     value: float | None
     say: str
+    waiting: bool = False
+    detail: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "ok", "value", "say"}``."""
+        """``{"name", "ok", "waiting", "value", "say", "detail"}``."""
         value = None if self.value is None or not math.isfinite(self.value) else round(self.value, 3)
-        return {"name": self.name, "ok": self.ok, "value": value, "say": self.say}
+        return {"name": self.name, "ok": self.ok, "waiting": self.waiting, "value": value,
+                "say": self.say, "detail": self.detail}
+
+
+def waits(check: Check) -> Check:
+    """``check`` as waiting (not judged yet: ``ok``, ``waiting``)."""
+    return Check(check.name, True, check.value, check.say, True, check.detail)
 
 
 @dataclass
@@ -126,8 +146,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """Whether every check passed."""
-        return all(c.ok for c in self.checks)
+        """Whether every check passed (none failed, none still waiting for cards)."""
+        return all(c.ok and not c.waiting for c in self.checks)
 
     def to_json(self) -> dict[str, Any]:
         """``{"ok", "checks", "frames", "cards", "read", "width", "height", "ms", ...}``."""
@@ -250,18 +270,21 @@ def check_frames(frames: Sequence[Image], field_of_view: float | None = None,
     scale = 1.0 if size is None else size[0] / wide  # frame pixels per pixel given
     width = _width(cards)
     focus = check_focus(grey, cards, width, field_of_view or CM3_FIELD, scale)
+    sharp = focus.ok and not focus.waiting  # a blurred card looks bigger: no size from it
     checks = [
-        check_light(image, grey, cards, sharp=focus.ok),
+        check_light(image, grey, cards, sharp=sharp),
         focus,
-        check_distance(grey, cards, width, scale),
+        check_distance(grey, cards, width, scale) if sharp or not cards
+        else waits(Check("distance", True, None, BLURRED_SIZE)),
         check_glare(image, cards),
         check_flicker(frames),
         check_contrast(grey, cards, bool(reading.cards)),
         check_tilt(image, cards),
     ]
     wide, height = (wide, height) if size is None else size
+    card_width = round(width * scale, 1) if sharp else None  # no size from a blurred picture
     return Report(checks, len(frames), len(cards), len(reading.cards), wide, height,
-                  (time.perf_counter() - t0) * 1000, {"card_width": round(width * scale, 1)})
+                  (time.perf_counter() - t0) * 1000, {"card_width": card_width})
 
 
 CHECK_SIDE: int = MAX_SIDE
@@ -301,7 +324,7 @@ def check_light(image: Image, grey: Image, cards: list[CardSeen], sharp: bool = 
         top = float(np.percentile(grey, 99.5))
         if top < LIMITS["dark_frame"]:
             return Check("light", False, top, "Too dark: turn on a lamp over the table")
-        return Check("light", True, top, NO_CARD.format("light"))
+        return waits(Check("light", True, top, NO_CARD.format("light")))
     paper = paper_level(grey, card_mask(grey.shape, cards))
     if paper < LIMITS["dark"]:
         return Check("light", False, paper, "Too dark: turn on a lamp over the table "
@@ -320,28 +343,30 @@ def check_focus(grey: Image, cards: list[CardSeen], width: float, field: float =
     ``grey``'s size (where the cards are read), the blur said in frame pixels (``scale`` of
     ``grey``'s, for a shrunk copy)."""
     if not cards:
-        return Check("focus", True, None, NO_CARD.format("focus"))
+        return waits(Check("focus", True, None, NO_CARD.format("focus")))
     mask = card_mask(grey.shape, cards, grow=0.1)
     blur = blur_px(grey, mask, max(5, round(0.15 * width)))
     limit = min(LIMITS["blur_most"], max(LIMITS["blur_least"], LIMITS["blur_share"] * width))
     if not math.isfinite(blur):
-        return Check("focus", True, None, "The cards show no edge sharp enough to judge the focus by")
+        return waits(Check("focus", True, None, "The cards show no edge sharp enough to judge the focus "
+                           "by: turn the lens until the cards' corners are sharp", detail=LENS_RULE))
     dioptres, cm = lens_position(width, grey.shape[1], field)
     sharp = blur <= limit
     blur *= scale
-    if not sharp:
-        return Check("focus", False, blur, f"Out of focus (edges blurred {blur:.1f} px): set the lens "
-                     f"for the table's distance: on a Camera Module 3 set LensPosition to {dioptres} "
-                     f"({cm} cm): --camera picamera2:lens={dioptres}; other cameras: turn the lens ring")
+    if not sharp:  # a blurred card looks bigger, so no distance (nor lens setting) is read from it
+        return Check("focus", False, blur, f"The picture is blurred (the cards' edges spread {blur:.1f} "
+                     "px): focus first: turn the lens until the cards' corners are sharp",
+                     detail=LENS_RULE)
     return Check("focus", True, blur, f"In focus (edges within {blur:.1f} px; the table looks {cm} cm "
-                 f"away: LensPosition {dioptres} on a Camera Module 3)")
+                 "away)", detail=f"LensPosition {dioptres} on a Camera Module 3: --camera "
+                 f"picamera2:lens={dioptres}")
 
 
 def check_distance(grey: Image, cards: list[CardSeen], width: float, scale: float = 1.0) -> Check:
     """Cards big enough to read, and small enough that the whole table is in view; ``width`` in
     ``grey``'s pixels, judged and said in the frame's (``scale`` of them, for a shrunk copy)."""
     if not cards:
-        return Check("distance", True, None, NO_CARD.format("distance"))
+        return waits(Check("distance", True, None, NO_CARD.format("distance")))
     width, height = width * scale, grey.shape[0] * scale
     if width < LIMITS["small"]:
         return Check("distance", False, width, f"Cards too small ({width:.0f} px wide, at least "
@@ -370,7 +395,7 @@ def _blown_on_cards(image: Image, cards: list[CardSeen]) -> float | None:
 def check_glare(image: Image, cards: list[CardSeen]) -> Check:
     """No lamp reflected on the cards (:func:`_blown_on_cards`)."""
     if not cards:
-        return Check("glare", True, None, NO_CARD.format("glare"))
+        return waits(Check("glare", True, None, NO_CARD.format("glare")))
     share = _blown_on_cards(image, cards)
     if share is None:
         return Check("glare", True, None, "The cards' white is at full brightness, so a reflection "
@@ -412,7 +437,7 @@ def check_flicker(frames: Sequence[Image]) -> Check:
 def check_contrast(grey: Image, cards: list[CardSeen], read: bool) -> Check:
     """Card paper stands out from the table."""
     if not cards:
-        return Check("contrast", True, None, NO_CARD.format("contrast"))
+        return waits(Check("contrast", True, None, NO_CARD.format("contrast")))
     paper = paper_level(grey, card_mask(grey.shape, cards))
     around = card_mask(grey.shape, cards, grow=0.5) & ~card_mask(grey.shape, cards, grow=0.12)
     if not around.any():
@@ -437,8 +462,8 @@ def check_tilt(image: Image, cards: list[CardSeen]) -> Check:
     outlines += skewed_outlines(image, min_side=max(SMALLEST_OUTLINE, round(0.4 * _width(cards))))
     errors = [max(corner_error(q), foreshortening(q)) for q in outlines]
     if not errors:
-        return Check("tilt", True, None, "Lay a card apart in front of each player: the tilt is judged "
-                     "on whole cards")
+        return waits(Check("tilt", True, None, "Lay a card apart in front of each player: the tilt is "
+                           "judged on whole cards"))
     worst = float(np.percentile(errors, 35))  # most outlines agree: a stray one is not the camera
     if worst > LIMITS["tilt"]:
         return Check("tilt", False, worst, f"Tilted: the cards look {worst:.0f}° off square: point the "

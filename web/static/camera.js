@@ -167,6 +167,8 @@ async function camSnap() {
   } finally {
     cam.loading = false;
   }
+  // the status too (its frame count), every 2 s while the tab is seen: the stream tells changes only
+  if (Date.now() - (cam.statusAt || 0) >= 2000) { cam.statusAt = Date.now(); camLoad(); }
   cam.timer = setTimeout(() => { cam.timer = null; camSnap(); }, wait);
 }
 

@@ -1,5 +1,6 @@
 /* Cribbage Companion page, the Camera tab's Set-up step: crib camera check's checks, live. Each
-   check with ✓ or ✗, its advice in players' words and a small picture of what it means, asked
+   check with ✓ or ✗ (or … while it waits for cards to judge), its advice in players' words and a
+   small picture of what it means, asked
    of GET /api/camera/checks about once a second while the step is open and the tab is seen, one
    request at a time; the step ends with "Lay one card in front of each player".
    Fetched by camera.js's "Set up the camera" button when it is first pressed (not with the
@@ -64,27 +65,34 @@ function setupBuild() {
 }
 
 function setupVerdict(r) {
-  const fix = r.checks.filter((c) => !c.ok).map((c) => SETUP_TITLES[c.name] || c.name);
-  if (fix.length) return `Fix before the first deal: ${fix.join(", ").toLowerCase()}`;
-  return r.cards ? "Ready to play" : "The light is checked: now lay the cards";
+  const titles = (list) => list.map((c) => SETUP_TITLES[c.name] || c.name).join(", ").toLowerCase();
+  const fix = r.checks.filter((c) => !c.ok), waiting = r.checks.filter((c) => c.waiting);
+  if (fix.length) return `Fix before the first deal: ${titles(fix)}`;
+  if (!r.cards) return "Now lay the cards: the checks wait for them";
+  return waiting.length ? `Still to judge: ${titles(waiting)}` : "Ready to play";
 }
+/* a check: "yes" passed, "no" to fix, "wait" not judged yet (no card, or a blurred picture) */
+function setupOk(c) { return !c.ok ? "no" : c.waiting ? "wait" : "yes"; }
+const SETUP_MARKS = { yes: ["✓", "good"], no: ["✗", "to fix"], wait: ["…", "waiting"] };
 function setupShow(r) {
   setup.report = r;
   $("#setup-checks").dataset.frame = String(r.frame);  // which frame was checked (the newest then)
   $("#setup-verdict").textContent = setupVerdict(r);
-  $("#setup-verdict").dataset.ok = r.ok ? "yes" : "no";
-  $("#setup-checks").replaceChildren(...r.checks.map((c) => el("li", { "data-check": c.name, "data-ok": c.ok ? "yes" : "no" },
-    setupIcon(c.name),
-    el("span", { class: "setup-mark", role: "img", "aria-label": c.ok ? "good" : "to fix" }, c.ok ? "✓" : "✗"),
-    el("span", {}, el("b", {}, SETUP_TITLES[c.name] || c.name), el("span", { class: "setup-say" }, c.say)))));
+  $("#setup-verdict").dataset.ok = r.ok ? "yes" : r.checks.some((c) => !c.ok) ? "no" : "wait";
+  $("#setup-checks").replaceChildren(...r.checks.map((c) => {
+    const ok = setupOk(c), [mark, said] = SETUP_MARKS[ok];
+    return el("li", { "data-check": c.name, "data-ok": ok }, setupIcon(c.name),
+      el("span", { class: "setup-mark", role: "img", "aria-label": said }, mark),
+      el("span", {}, el("b", {}, SETUP_TITLES[c.name] || c.name), el("span", { class: "setup-say" }, c.say)));
+  }));
   const players = ((window.Crib.camState && window.Crib.camState()) || {}).players;
   const want = Array.isArray(players) && players.length ? players.length : 2;
-  const laid = r.cards >= want;
+  const laid = r.read >= want;  // a card read in front of each player, not a shape seen
   $("#setup-last").dataset.ok = laid ? "yes" : "no";
   $("#setup-last-mark").textContent = laid ? "✓" : "→";
   $("#setup-last-mark").setAttribute("aria-label", laid ? "done" : "to do");
   $("#setup-cards").textContent = r.cards
-    ? ` — ${r.cards} card${r.cards === 1 ? "" : "s"} seen${r.read < r.cards ? `, ${r.read} read` : ""}`
+    ? ` — ${r.cards} card${r.cards === 1 ? "" : "s"} seen, ${r.read} read` + (r.read < want ? `: ${want} to read` : "")
     : " — face up, where that player plays: focus, height, glare and tilt are judged on the cards";
 }
 

@@ -6,6 +6,10 @@ connection, the Pi's own page's too. So :func:`guarded_server` adds
 
 * **a time to send a request head** (``head_timeout``): a connection that has begun a request
   and not finished its head in that time is closed;
+* **a time to send its body** (``body_timeout``, and one more second for every ``body_rate``
+  bytes come): a body trickled in a byte at a time is never idle (waitress's
+  ``channel_timeout`` closes one that stops), so a connection whose body is still not whole
+  after that time is closed; a 12 MB photo may take 30 s plus 12 MB at 16 KB/s;
 * **connections per address** (``per_address``): more from one address are closed as soon as
   they are accepted (an IPv6 /64 counts as one address);
 * **room kept for this computer** (``reserve``): addresses other than ``127.0.0.1`` and ``::1``
@@ -18,6 +22,8 @@ larger than the API accepts is held in memory or in TMPDIR.
 >>> server = guarded_server(lambda e, s: [], host="127.0.0.1", port=0, threads=2)
 >>> server.per_address, server.head_timeout, server.adj.max_request_body_size > 12_000_000
 (32, 10.0, True)
+>>> server.body_timeout, server.body_rate
+(30.0, 16384)
 >>> server.close()
 """
 
@@ -41,6 +47,10 @@ PER_ADDRESS = 32
 """Connections one address may hold open (a phone's browser keeps about six, plus its stream)."""
 RESERVE = 32
 """Connections kept for this computer beyond the limit every other address shares."""
+BODY_TIMEOUT_S = 30.0
+"""Seconds a client has to send a request's body once its head is whole, ..."""
+BODY_RATE = 16 * 1024
+"""... and one second more for every this many bytes of it that came (16 KB/s: a slow phone)."""
 MAX_BODY = 12 * 1024 * 1024 + 64 * 1024
 """The largest request body read: a 12 MB photo with its form's headers."""
 OWN = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
@@ -53,15 +63,38 @@ def client_key(address: str) -> str:
     return key(address)
 
 
+def body_overdue(elapsed: float, received: int, timeout: float = BODY_TIMEOUT_S,
+                 rate: int = BODY_RATE) -> bool:
+    """Has a body begun ``elapsed`` seconds ago, ``received`` bytes of it come, taken too long?
+
+    >>> body_overdue(31.0, 100), body_overdue(31.0, 1_000_000), body_overdue(29.0, 0)
+    (True, False, False)
+    """
+    return elapsed > timeout + received / rate
+
+
 class GuardedChannel(HTTPChannel):  # type: ignore[misc]
-    """waitress's channel, noting when each request's first bytes came."""
+    """waitress's channel, noting when each request's first bytes came, when its head was whole
+    and how many bytes came since."""
 
     head_started: float | None = None
+    body_started: float | None = None
+    body_received = 0
 
     def received(self, data: bytes) -> bool:
+        now = time.monotonic()
         if self.request is None and data:
-            self.head_started = time.monotonic()
-        return bool(super().received(data))
+            self.head_started = now
+            self.body_started = None
+        if self.body_started is not None:
+            self.body_received += len(data)
+        done = bool(super().received(data))
+        request = self.request
+        if request is None:  # whole (or none begun): no body is being waited for
+            self.body_started = None
+        elif request.headers_finished and self.body_started is None:
+            self.body_started, self.body_received = now, 0
+        return done
 
 
 class GuardedServer(TcpWSGIServer):  # type: ignore[misc]
@@ -69,6 +102,8 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]
 
     channel_class = GuardedChannel
     head_timeout = HEAD_TIMEOUT_S
+    body_timeout = BODY_TIMEOUT_S
+    body_rate = BODY_RATE
     per_address = PER_ADDRESS
     shared_limit = 500
     own: frozenset[str] = OWN
@@ -97,18 +132,27 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)
-        late = time.monotonic() - self.head_timeout
+        clock = time.monotonic()
+        late = clock - self.head_timeout
         for channel in list(self.active_channels.values()):
             request = getattr(channel, "request", None)
             started = getattr(channel, "head_started", None)
             if (request is not None and not request.headers_finished and started is not None
                     and started < late):
                 channel.will_close = True
+            body = getattr(channel, "body_started", None)
+            if (request is not None and request.headers_finished and body is not None
+                    and body_overdue(clock - body, channel.body_received, self.body_timeout,
+                                     self.body_rate)):
+                log.warning("closed a connection from %s: its request body came too slowly",
+                            channel.addr[0] if channel.addr else "?")
+                channel.will_close = True
 
 
 def guarded_server(app: Callable[..., Iterable[bytes]], *, host: str, port: int, threads: int,
                    limit: int = 500, per_address: int = PER_ADDRESS, reserve: int = RESERVE,
-                   head_timeout: float = HEAD_TIMEOUT_S, max_body: int = MAX_BODY,
+                   head_timeout: float = HEAD_TIMEOUT_S, body_timeout: float = BODY_TIMEOUT_S,
+                   body_rate: int = BODY_RATE, max_body: int = MAX_BODY,
                    trusted: Iterable[str] = (), **adjust: Any) -> Any:
     """A waitress server for ``app`` on ``host:port`` (not yet running: ``server.run()``),
     as :func:`waitress.create_server` makes it but with :class:`GuardedServer`. ``adjust``
@@ -124,6 +168,7 @@ def guarded_server(app: Callable[..., Iterable[bytes]], *, host: str, port: int,
         server = GuardedServer(app, socket_map, True, None, dispatcher=dispatcher, adj=adj,
                                sockinfo=sockinfo)
         server.head_timeout, server.per_address = head_timeout, per_address
+        server.body_timeout, server.body_rate = body_timeout, body_rate
         server.shared_limit, server.own = limit, own
         servers.append(server)
     if len(servers) == 1:

@@ -123,6 +123,46 @@ def test_a_request_head_must_come_in_time(table: tuple[Any, Any]) -> None:
         next(ports, None)
 
 
+def test_a_request_body_must_come_in_time(table: tuple[Any, Any]) -> None:
+    """A body trickled a byte at a time after a whole head is never idle: it is cut once it has
+    taken longer than its time (and a second per ``body_rate`` bytes); a body sent at once is
+    answered."""
+    _, app = table
+    server = guarded_server(app, host="127.0.0.1", port=0, threads=4, head_timeout=60.0,
+                            body_timeout=1.0, body_rate=1024, cleanup_interval=1)
+    ports = run(server)
+    port = next(ports)
+    head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 4000\r\n\r\n")
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    try:
+        sock.sendall(head)
+        cut = False
+        for _ in range(60):  # one byte every 0.2 s: never idle, 4000 bytes would take 13 min
+            try:
+                sock.sendall(b" ")
+            except OSError:
+                cut = True
+                break
+            if closed_by_server(sock, within=0.2):
+                cut = True
+                break
+        assert cut, "a body sent a byte at a time was never cut off"
+    finally:
+        sock.close()
+    body = b'{"players": ["Ann", "Bob"]}'
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as whole:
+        whole.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+        answer = b""
+        while part := whole.recv(65536):
+            answer += part
+    assert answer.startswith(b"HTTP/1.1 "), answer[:100]  # answered (403 without the CSRF token)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+        assert page.status == 200
+    next(ports, None)
+
+
 def test_a_body_larger_than_the_api_takes_is_refused_unread(table: tuple[Any, Any]) -> None:
     config, app = table
     ports = run(make_server(config, app))

@@ -16,6 +16,14 @@ as a camera would, and prints the share of the frames the tracker followed (a tr
 falls behind skips to the newest frame).
 
 The bar (issue 38): the checks at least once a second, the tracker at 10 frames/s or more.
+
+    python benchmarks/bench_setup_checks.py --large
+
+Memory at the 40 MP limit instead: the camera service follows ten 6300x6300 PNG frames
+(``frames:``) and a 6000x6000 MJPEG video of ten frames (``video:``), each in a fresh process,
+and asks for the checks once; prints each process's peak resident memory (``VmHWM``) with the
+ring of small copies, and with a ring that keeps the full frames (as it did before issue 46) for
+comparison. The bar (issue 46): under 1 GB with the small copies.
 """
 
 from __future__ import annotations
@@ -60,10 +68,10 @@ def follow(path: Path, truth: dict[str, Any], askers: int, paced: bool) -> dict[
     camera._follower_cls = Timed
     real_check = check.check_frames
 
-    def timed_check(frames: Any) -> Any:
+    def timed_check(frames: Any, *rest: Any) -> Any:
         began = time.monotonic()
         try:
-            return real_check(frames)
+            return real_check(frames, *rest)
         finally:
             runs.append((began, time.monotonic()))
 
@@ -112,14 +120,105 @@ def follow(path: Path, truth: dict[str, Any], askers: int, paced: bool) -> dict[
             "skipped": sum(n for _, n in skipped), "in_check": in_check}
 
 
+LARGE = {"photos": (6300, 6300), "video": (6000, 6000)}
+GB = 1 << 30
+
+
+def large_source(kind: str, folder: Path) -> str:
+    """Ten frames at the 40 MP limit of a good table (stretched to the size) as a source spec."""
+    from vision.synth.setup_frames import good_frame
+
+    width, height = LARGE[kind]
+    image = cv2.resize(good_frame(2, "procedural-5", "wood_dark")[0], (width, height),
+                       interpolation=cv2.INTER_CUBIC)
+    if kind == "photos":
+        first = folder / "f000.png"
+        cv2.imwrite(str(first), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        for k in range(1, 10):  # the same bytes under ten names: each is decoded on its own
+            (folder / f"f{k:03d}.png").hardlink_to(first)
+        return f"frames:{folder}"
+    path = folder / "large.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (width, height))
+    for _ in range(10):
+        writer.write(image)
+    writer.release()
+    return f"video:{path}"
+
+
+def large_child(spec: str, full: bool) -> None:
+    """Follow ``spec`` to its end, ask for the checks once, print the peak RSS as JSON."""
+    import json
+
+    import companion.camera as service
+
+    if full:  # the ring as it was: the frames themselves
+        service.Kept.of = classmethod(  # type: ignore[method-assign, assignment]
+            lambda cls, frame, seq: cls(frame.image, frame.size, seq, frame.field_of_view))
+    data = Path(tempfile.mkdtemp())
+    companion = Companion(GameStore(data / "games.sqlite3"), leds="none")
+    companion.new_game({"players": ["Ann", "Bob"]})
+    camera = CameraService(companion, spec, data, realtime=False)
+    companion.attach_camera(camera)
+    camera.start()
+    start = time.monotonic()
+    while (camera.capture.status()["state"] not in ("ended", "stopped") or camera.followed < 10) \
+            and time.monotonic() - start < 900:
+        time.sleep(0.05)
+    report = camera.checks() or {}
+    kept = [k.image.shape for k in camera._recent]
+    companion.close()
+    peak = next(int(line.split()[1]) * 1024 for line in Path("/proc/self/status").read_text().splitlines()
+                if line.startswith("VmHWM:"))
+    print(json.dumps({"peak": peak, "followed": camera.followed, "kept": kept[-1] if kept else None,
+                      "size": [report.get("width"), report.get("height")], "ok": report.get("ok"),
+                      "seconds": round(time.monotonic() - start, 1)}))
+
+
+def large(full_too: bool) -> bool:
+    """The ``--large`` run: each source in a fresh process, small copies (and full frames)."""
+    import json
+    import subprocess
+
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in LARGE:
+            folder = Path(tmp) / kind
+            folder.mkdir()
+            spec = large_source(kind, folder)
+            for full in (False, True) if full_too else (False,):
+                out = subprocess.run([sys.executable, __file__, "--large-child", spec]
+                                     + (["--full"] if full else []),
+                                     capture_output=True, text=True, check=False)
+                if out.returncode:
+                    print(f"  {kind}: the run failed: {out.stderr.strip().splitlines()[-1:]}")
+                    ok = False
+                    continue
+                r = json.loads(out.stdout.strip().splitlines()[-1])
+                ring = "full frames" if full else "small copies"
+                print(f"  {kind} {LARGE[kind][0]}x{LARGE[kind][1]}, ring of {ring}: peak RSS "
+                      f"{r['peak'] / 2**20:.0f} MB; {r['followed']} frames followed in {r['seconds']} s, "
+                      f"kept {r['kept']}, checks said {r['size']} ok={r['ok']}", flush=True)
+                ok &= full or r["peak"] < GB
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1, help="each case this many times")
     parser.add_argument("--askers", type=int, default=5,
                         help="threads asking for the checks, 5 a second each")
     parser.add_argument("--paced", action="store_true", help="play the video at its own 10 frames/s")
+    parser.add_argument("--large", action="store_true",
+                        help="peak memory on frames at the 40 MP limit instead (issue 46)")
+    parser.add_argument("--full", action="store_true", help="with --large: also a ring of full frames")
+    parser.add_argument("--large-child", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.large_child:
+        large_child(args.large_child, args.full)
+        return 0
+    if args.large:
+        return 0 if large(args.full) else 1
     path, truth = golden_video(None, "keep", progress=True)
     frames = truth["frames"] if isinstance(truth["frames"], int) else len(truth["frames"])
     how = "paced" if args.paced else "unpaced (every frame, as fast as the tracker takes them)"

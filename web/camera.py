@@ -138,13 +138,15 @@ def snapshot() -> Response:
 @bp.get("/checks")
 def checks() -> Response:
     """The set-up checks on the camera's last frames, with ``camera`` (its state); 409 while the
-    camera is lost or before its first frame."""
+    camera is lost or failed, or before its first frame."""
     status = status_or_404()
     ask = getattr(camera(), "camera_checks", None)
     if not callable(ask):
         raise ApiError(404, "this camera has no set-up checks")
     if status.get("state") == "lost":
         raise ApiError(409, f"the camera is lost ({status.get('error') or 'no picture'}): nothing to check")
+    if status.get("state") == "failed":
+        raise ApiError(409, f"the camera is off ({status.get('error') or 'it failed'}): nothing to check")
     report = ask()
     if report is None:
         raise ApiError(409, "no picture from the camera yet: nothing to check")

@@ -79,7 +79,7 @@ class CameraPort(Protocol):
     Status (``camera_status``)::
 
         {"source": "video:/x/deal.mp4",
-         "state": "starting" | "running" | "lost" | "ended" | "stopped",
+         "state": "starting" | "running" | "lost" | "failed" | "ended" | "stopped",
          "error": str | None, "retries": int, "frames": int, "fps": float | None,
          "tracker": "watching" | "hand over the table" | "waiting for a confirmation" | "paused",
          "game": int | None,                       # the game the camera feeds

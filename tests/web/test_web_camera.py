@@ -616,6 +616,23 @@ def test_the_lost_banner_shows_on_every_tab(page: Any, live: tuple[str, CameraTa
 
 @pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_a_camera_that_failed_for_good_says_off_not_retrying(page: Any,
+                                                            live: tuple[str, CameraTable]) -> None:
+    _, table = live
+    banner = page.locator("#cam-banner")
+    expect(banner).to_be_hidden()
+    error = "picamera2 will not import (No module named 'libcamera'): sudo apt install python3-picamera2"
+    table.tell(state="failed", error=error, retries=0)
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text(f"Camera off: {error}; play by hand.")
+    no_horizontal_scroll(page)
+    page.click('#tabs a[data-tab="camera"]')
+    expect(page.locator("#cam-note")).to_be_visible()
+    expect(page.locator("#cam-note")).to_contain_text(f"The camera is off: {error}")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
 def test_the_camera_tab_has_no_overlap_and_tap_targets_of_40_px(
     page: Any, live: tuple[str, CameraTable]
 ) -> None:

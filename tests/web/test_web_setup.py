@@ -198,3 +198,30 @@ def test_no_frame_yet_and_a_lost_camera_are_409(served: Served) -> None:
     assert response.status_code == 409
     assert response.get_json()["error"].startswith("the camera is lost (no camera at opencv:9)")
     assert camera.checks_run == 0
+
+
+def test_a_camera_that_failed_for_good_says_so_and_is_not_retried(served: Served) -> None:
+    lasting = ("picamera2 will not import (No module named 'libcamera'): install it with "
+               "sudo apt install python3-picamera2")
+    opened: list[int] = []
+
+    class Broken:
+        spec, live, fps = "picamera2", True, 10.0
+
+        def open(self) -> None:
+            opened.append(1)
+            raise CameraError(lasting, lasting=True)
+
+    camera = CameraService(served.companion, "picamera2", served.tmp_path, make_source=Broken,
+                           backoff=(0.01, 0.01))
+    served.camera = camera
+    served.companion.attach_camera(camera)
+    camera.start()
+    wait_for(lambda: camera.status()["state"] == "failed")
+    status = served.api.get("/api/camera").get_json()
+    assert status["state"] == "failed" and status["error"] == lasting
+    assert status["tracker"] == "paused"
+    response = served.api.get("/api/camera/checks")
+    assert response.status_code == 409
+    assert response.get_json()["error"] == f"the camera is off ({lasting}): nothing to check"
+    assert len(opened) == 1 and camera.status()["state"] == "failed"

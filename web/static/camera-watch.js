@@ -1,5 +1,5 @@
 /* Cribbage Companion page, the camera on every tab: the Camera tab's link, the "camera lost"
-   banner and the camera's status (the stream's event: camera; polling, GET /api/camera every
+   banner (lost, retrying; or failed, off until fixed) and the camera's status (the stream's event: camera; polling, GET /api/camera every
    2 s). The Camera tab's camera.js is fetched when the tab first opens. Loaded after app.js
    (window.Crib) only when the table has a camera. */
 (() => {
@@ -12,12 +12,14 @@ function camWatchUpdate(st) {
   camWatch.status = st;
   $('#tabs a[data-tab="camera"]').hidden = !st;
   const banner = $("#cam-banner");
-  const lost = !!st && st.state === "lost";
-  banner.hidden = !lost;
+  const lost = !!st && st.state === "lost", failed = !!st && st.state === "failed";
+  banner.hidden = !lost && !failed;
   if (lost) {
     banner.textContent = `Camera lost: ${st.error || "no picture"} — retrying` +
       (st.retries ? ` (${st.retries})` : "") + "; play by hand meanwhile.";
   }
+  // failed in a way retrying cannot mend (picamera2 will not import): its fix, then a restart
+  if (failed) banner.textContent = `Camera off: ${st.error || "it failed"}; play by hand.`;
   if (camWatch.show) camWatch.show(st);
 }
 async function camWatchLoad() {

@@ -129,9 +129,10 @@ function camUpdate(st) {
   else bits.push("following no game");
   $("#cam-state").textContent = bits.filter(Boolean).join(" · ");
   const note = $("#cam-note");
-  note.hidden = !["ended", "stopped"].includes(st.state);
+  note.hidden = !["ended", "stopped", "failed"].includes(st.state);
   note.textContent = st.state === "ended" ? "The camera's video has ended: nothing more will be read."
-    : "The camera is stopped.";
+    : st.state === "failed" ? `The camera is off: ${st.error || "it failed"} (retrying cannot mend it: fix it, then restart crib serve).`
+      : "The camera is stopped.";
   if (!cam.dirty && !cam.drag && st.zones) { cam.zones = clone(st.zones); drawZones(); }
   else relabelZones();
   renderFlagged(st.flagged || []);

@@ -774,7 +774,7 @@ class Follower:
             if changed:
                 self._changed()
             left = [f"flag {f.id} (frame {f.frame}): {f.say or f.reason}" for f in self.flags]
-            if self._waiting(state) is not None:
+            if not self.flags and self._waiting(state) is not None:
                 left.append(f"the game waits for {self._expect_words(state)}")
             return left
 

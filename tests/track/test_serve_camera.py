@@ -40,7 +40,8 @@ def test_the_demo_follows_a_video_into_the_game_the_page_and_the_leds(tmp_path: 
     proc, url = start_server(tmp_path / "data", "--demo", "--camera", f"video:{video}", "--leds", "sim")
     try:
         camera = get(url + "api/camera")
-        assert camera["source"] == f"video:{video.name}" and camera["zones"]["players"] == 2  # no server folder
+        assert camera["source"] == f"video:{video.name}"  # the file's name, not the server's folder
+        assert camera["zones"]["players"] == 2
         assert get(url + "api/session")["companion"]["camera"] is True
         deadline = time.monotonic() + 60
         state: dict[str, Any] = {}
@@ -70,7 +71,8 @@ def test_the_demo_follows_a_video_into_the_game_the_page_and_the_leds(tmp_path: 
     (json.dumps({"players": 2, "centre": [0, 0, 1, 1], "seats": {"A": [0, 0.5, 1, 1], "B": [0, 0, 1, 0.5]}}),
      "covers 100%"),
     (json.dumps({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
-                 "seats": {"A": [0, 0.5, 1, 1], "B": [0.1, 0.7, 0.5, 0.95]}}), "seat B's zone lies inside seat A's"),
+                 "seats": {"A": [0, 0.5, 1, 1], "B": [0.1, 0.7, 0.5, 0.95]}}),
+     "seat B's zone lies inside seat A's"),
     (json.dumps({"players": 2, "centre": [0.3, 0.35, 0.7, 0.65],
                  "seats": {"A": ["0", "0.5", "1", "1"], "B": [0, 0, 1, 0.5]}}), "four numbers"),
 ])

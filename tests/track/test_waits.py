@@ -72,7 +72,7 @@ def test_blinded_at_random_the_game_never_stops_without_a_flag(scenario: str, se
             silent.append((frame.number, sent, owed))  # behind the table, lying still, and nothing said
     source.close()
     left = follower.finish()
-    assert not silent[:1], f"blind {windows}: the game stopped without a flag at (frame, sent, owed) {silent[:3]}"
+    assert not silent[:1], f"blind {windows}: stopped without a flag at (frame, sent, owed) {silent[:3]}"
     if not left:  # nothing left for the players: then the camera followed every event
         assert game.state()["scores"] == truth["scores"], windows
 

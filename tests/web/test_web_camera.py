@@ -741,7 +741,8 @@ def test_zones_refusals_name_the_players_not_seat_letters(cam: Api, table: Camer
 @pytest.mark.parametrize(("seats", "words"), [
     ({"A": [0, 0.5, 1, 1], "B": [0.1, 0.7, 0.5, 0.95]}, "Bob's zone lies inside Alice's zone"),
     ({"A": [0.1, 0.7, 0.5, 0.95], "B": [0, 0.5, 1, 1]}, "Alice's zone lies inside Bob's zone"),
-    ({"A": [0, 0.3, 0.35, 0.7], "B": [0.1, 0.35, 0.7, 0.65]}, "Bob's zone is all covered by the centre and the zones "
+    ({"A": [0, 0.3, 0.35, 0.7], "B": [0.1, 0.35, 0.7, 0.65]},
+     "Bob's zone is all covered by the centre and the zones "
                                                     "before it: that player would never get a card"),
     ({"A": ["0", "0.5", "1", "1"], "B": [0, 0, 1, 0.5]}, "Alice's zone is four numbers"),
     ({"A": [0, 0.5, 1, 1], "B": [0, 0, 1, "0.5"]}, "Bob's zone is four numbers"),

@@ -100,7 +100,8 @@ def test_a_good_table_passes_every_check(served: Served, good: np.ndarray, tmp_p
     assert (report["width"], report["height"]) == (1280, 720)
 
 
-def test_the_ring_keeps_small_copies_of_large_frames(served: Served, good: np.ndarray, tmp_path: Path) -> None:
+def test_the_ring_keeps_small_copies_of_large_frames(served: Served, good: np.ndarray,
+                                                     tmp_path: Path) -> None:
     from vision.camera.check import CHECK_SIDE
 
     large = cv2.resize(good, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)  # 3200x1800

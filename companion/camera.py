@@ -8,6 +8,14 @@ other (stored with ``source: camera``, then the page and the LEDs follow). A cam
 is retried with back-off while the game goes on by hand; when it comes back the whole table is
 read again, and what the game already holds is not sent twice.
 
+With ``start_games`` (``crib serve --camera``, never the demo) the camera starts the game: while
+no game is in progress (none yet, or the newest is over) the tracker watches the table alone
+(:class:`companion.dealwatch.DealWatch`), and the first card turned up after the last game's
+cards are cleared starts a game of the last game's players (or the default names) with no
+dealer (:meth:`companion.service.Companion.new_game_if_none_on`: never over a game in progress).
+The table is then read afresh into it, so the card that started it is its first event, and the
+follower finds the dealer from the first card of the play. The status says so (``started``).
+
 The page's Set-up step asks :meth:`CameraService.checks`: the set-up checks of ``crib camera
 check`` (:func:`vision.camera.check.check_frames`) on the last few frames the tracker took, kept
 in a small ring of small copies (:func:`vision.camera.check.small_copy`: at most 1600 px on the
@@ -35,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.dealwatch import DealWatch, next_game_settings, players_words
 from companion.tracking import CropFolder
 from cribbage.storage import file_error
 
@@ -107,13 +116,14 @@ class CameraService:
     followed are kept for that size, never applied to it. ``realtime`` paces a video at its own
     frame rate; ``loop`` replays a video from the start when it ends, in a new game (the demo;
     ``new_game`` starts it). ``tell(status)`` is called whenever what the page shows of the camera
-    changes. ``make_source``, ``reader`` and ``backoff`` replace the source the spec names, the
-    card reader and the retry delays (for tests).
+    changes. ``start_games``: a deal seen while no game is in progress starts one (see the
+    module's doc). ``make_source``, ``reader`` and ``backoff`` replace the source the spec names,
+    the card reader and the retry delays (for tests).
     """
 
     def __init__(self, companion: Any, spec: str, data_dir: Path, *, zones_path: Path | None = None,
                  realtime: bool = True, loop: bool = False,
-                 new_game: Callable[[], int] | None = None,
+                 new_game: Callable[[], int] | None = None, start_games: bool = False,
                  tell: Callable[[dict[str, Any]], None] | None = None,
                  make_source: Callable[[], Any] | None = None, reader: Any = None,
                  backoff: tuple[float, float] = (0.5, 10.0)) -> None:
@@ -129,6 +139,7 @@ class CameraService:
         self._page_zones: dict[int, Any] = {}  # zones saved on the page this run, by size of table
         self.crops = CropFolder(data_dir)
         self.new_game = new_game
+        self.start_games = start_games
         self.tell = tell
         if make_source is None:
             open_source(spec)  # a bad spec fails now, at start, with its message
@@ -145,6 +156,10 @@ class CameraService:
         self._follower: Any = None
         self._game_id: int | None = None
         self._ended = False
+        self._watch: DealWatch | None = None  # no game in progress: the table watched for a deal
+        self._watch_after: int | None = None  # ... after this game (None: no game yet)
+        self._watch_said: tuple[str, str] | None = None  # its words and the tracker's, last told
+        self._started: dict[str, Any] | None = None  # the game the camera started, for the page
         self._stop = threading.Event()
         self._retell = threading.Event()  # the game moved (by hand too): what the camera expects changed
         self.capture = Capture(make_source, realtime=realtime, loop=loop, backoff=backoff,
@@ -269,22 +284,55 @@ class CameraService:
             if self._was_lost:
                 self._was_lost = False
                 self._tracker.forget()
+                self._watch = None  # a watch learns the table again
                 with self._recent_lock:  # the checks judge the camera as it is now
                     self._recent.clear()
                     self._recent.append(kept)
             try:
                 with self._lock:
                     follower = self._follower_for(self.companion.latest_game())
-                    if follower is None:
+                    state = None if follower is None else follower.game.state()
+                    if state is None or state.get("phase") == "over":
+                        if self.start_games:
+                            self._watch_table(frame, state)
                         continue
-                    state = follower.game.state()
-                    if state.get("phase") == "over":
-                        continue
+                    self._watch = None
                     applied = follower.feed(frame.image, number, frame.lores)
                 for a in applied:
                     self.latency.append((number, a.event["type"], int(a.state.get("events", 0))))
             except Exception:  # the tracker must never stop the companion
                 log.exception("camera: frame %d not followed", number)
+
+    def _watch_table(self, frame: Any, last: dict[str, Any] | None) -> None:
+        """No game in progress (``last``: the newest game's state, over, or None): watch the
+        table for a deal, and start a game at its first card (see the module's doc)."""
+        after = None if last is None else last.get("game")
+        if self._watch is None or self._watch_after != after:
+            self._watch = DealWatch(self._tracker, next_game_settings(last))
+            self._watch_after = after
+        seen = self._watch.feed(frame.image, frame.number, frame.lores)
+        if seen is None:
+            said = (self._watch.words(), self._tracker.status)
+            if said != self._watch_said:
+                self._watch_said = said
+                self._tracker_changed()
+            return
+        settings = self._watch.settings
+        game = self.companion.new_game_if_none_on(settings)
+        self._watch, self._watch_said = None, None
+        if game is None:  # a game was started on the page meanwhile: it is followed
+            return
+        players = players_words(settings)
+        log.info("camera: %s turned up with no game in progress: game %d of %s started", seen.card,
+                 game, players)
+        self._started = {
+            "game": game, "by": "camera", "players": list(settings["players"]), "card": seen.card,
+            "frame": seen.frame,
+            "say": f"The camera started a game of {players} at the deal it saw. Other players? "
+                   "Start the game on the New tab, the dealer cut at the table: the camera reads "
+                   "this deal into it."}
+        self._follower_for(game)  # the table read afresh into the new game: nothing seen is lost
+        self._tracker_changed()
 
     # -- the page's side -------------------------------------------------------------------
 
@@ -297,12 +345,15 @@ class CameraService:
         with self._lock:
             follow = self._follower.status() if self._follower is not None else {
                 "tracker": "paused", "flagged": []}
+            if self._watch is not None:  # no game in progress: the table watched for a deal
+                follow = {**follow, "tracker": self._tracker.status, "expect": self._watch.words()}
+            started = self._started if self._started and self._started["game"] == self._game_id else None
         tracker = follow["tracker"]
         idle = camera.get("state") in ("lost", "failed", "ended", "stopped")
         if idle and tracker != "waiting for a confirmation":
             tracker = "paused"
         return {**camera, "tracker": tracker, "flagged": follow["flagged"], "game": self._game_id,
-                "expect": follow.get("expect"), "last": follow.get("last"),
+                "expect": follow.get("expect"), "last": follow.get("last"), "started": started,
                 "zones": self._tracker.zones.to_json(),
                 "seats": self._tracker.seats.to_json() if self._tracker.seats is not None else None}
 

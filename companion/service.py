@@ -24,6 +24,7 @@ import logging
 import signal
 import socket
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -141,6 +142,7 @@ class Companion:
         self.demo = demo
         self._listeners: list[Listener] = []
         self._retired: set[int] = set()  # demo games a newer pass replaced (see retire)
+        self._starting = threading.RLock()  # a game started: one at a time (see new_game_if_none_on)
         self.camera: CameraService | None = None  # crib serve --camera
         self.buttons: ButtonPresses | None = None  # crib serve --buttons
         self.leds = BoardLeds(leds, board_tracks=board_tracks, board_laps=board_laps,
@@ -219,7 +221,22 @@ class Companion:
     # --- the game ------------------------------------------------------------------------
 
     def new_game(self, settings: dict[str, Any]) -> int:
-        game_id = int(self.store.new_game(settings))
+        with self._starting:
+            game_id = int(self.store.new_game(settings))
+        state = self.store.state(game_id)
+        self._tell("games", {"latest": game_id})
+        self._changed(game_id, state)
+        return game_id
+
+    def new_game_if_none_on(self, settings: dict[str, Any]) -> int | None:
+        """Start a game with ``settings`` unless the newest game is still in progress (the camera
+        starting a game at a deal it saw): the new game's id, or None. Looked at and started at
+        once, so a game started on the page meanwhile is never hidden behind it."""
+        with self._starting:
+            latest = self.store.latest_game()
+            if latest is not None and self.store.state(latest).get("phase") != "over":
+                return None
+            game_id = int(self.store.new_game(settings))
         state = self.store.state(game_id)
         self._tell("games", {"latest": game_id})
         self._changed(game_id, state)
@@ -500,7 +517,9 @@ def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> Ca
                 companion.retire(game)
         new_game = demo.begin_pass
         follows = DemoCameraView(companion, demo)
-    options: dict[str, Any] = {"realtime": True, "loop": config.demo, **camera}
+    # the camera starts a game at a deal it sees, never in the demo (the demo has its own game)
+    options: dict[str, Any] = {"realtime": True, "loop": config.demo, "start_games": not config.demo,
+                               **camera}
     camera_service = CameraService(follows, config.camera, config.data_dir, zones_path=config.zones,
                                    new_game=new_game, **options)
     companion.attach_camera(camera_service)

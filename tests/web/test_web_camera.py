@@ -1014,3 +1014,24 @@ def test_the_play_tab_still_redraws_after_the_camera_tab_opened(page: Any,
     page.click("#send")
     expect(nxt).to_have_text("Next: Alice to play (count 15).")
     expect(page.locator("#seat-pick button.on")).to_have_text("Alice")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+def test_a_game_the_camera_started_is_said_on_the_play_tab(page: Any, live: tuple[str, CameraTable]) -> None:
+    """crib serve --camera with no game in progress starts a game at the deal it sees: the page
+    says so on every tab through its first deal, with the way to the New tab to name the players."""
+    _, table = live
+    game = start_game(page, table, [])  # no dealer, as the camera starts it: the table says who dealt
+    say = ("The camera started a game of Alice v Bob at the deal it saw. Other players? Start the game "
+           "on the New tab, the dealer cut at the table: the camera reads this deal into it.")
+    note = page.locator("#cam-started")
+    expect(note).to_have_count(0)
+    table.tell(started={"game": game, "by": "camera", "players": ["Alice", "Bob"], "say": say})
+    expect(note).to_be_visible()
+    expect(note).to_have_text(say + " Name the players")
+    note.locator('a[href="#new"]').click()
+    expect(page.locator("#new")).to_be_visible()
+    expect(note).to_be_visible()
+    table.tell(started=None)  # a game started on the page since: the camera follows that one
+    expect(note).to_be_hidden()

@@ -4,7 +4,7 @@
    (window.Crib) only when the table has a camera. */
 (() => {
 "use strict";
-const { $, api, app, loadScript } = window.Crib;
+const { $, el, api, app, loadScript } = window.Crib;
 
 const camWatch = { status: null, show: null, pushed: 0 };  // show: camera.js's renderer, once loaded
 
@@ -20,6 +20,14 @@ function camWatchUpdate(st) {
   }
   // failed in a way retrying cannot mend (picamera2 will not import): its fix, then a restart
   if (failed) banner.textContent = `Camera off: ${st.error || "it failed"}; play by hand.`;
+  // a game the camera started at a deal it saw: said on every tab through its first deal
+  const s = st && st.started, g = app.state;
+  let note = $("#cam-started");
+  if (s && !note) banner.after(note = el("p", { id: "cam-started", class: "panel", role: "status" }));
+  if (note) {
+    note.hidden = !s || (g && g.game === s.game && g.deal > 1);
+    note.replaceChildren(...(note.hidden ? [] : [`${s.say} `, el("a", { href: "#new" }, "Name the players")]));
+  }
   if (camWatch.show) camWatch.show(st);
 }
 async function camWatchLoad() {

@@ -182,3 +182,43 @@ def test_a_game_with_no_dealer_finds_it_from_the_first_card_of_the_play() -> Non
     assert state["dealer"] == "B"
     assert [(a.event["type"], a.event.get("seat"), a.event.get("card")) for a in follower.applied] == [
         ("dealer", "B", None), ("starter", None, "5H"), ("play", "A", "KS"), ("play", "B", "QD")]
+
+
+def test_a_new_card_in_a_row_after_the_play_is_offered_as_the_crib() -> None:
+    """After the play every card of the hands is known: a new card in a seat's row is asked
+    about as a crib card (the spread reaching into the row), and accepting it puts it in the
+    crib, never 'the play is over'."""
+    table = DrawnTable()
+    store = GameStore(":memory:")
+    game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
+    game.apply({"type": "dealer", "seat": "A"})
+    follower = Follower(game, Tracker(Zones.default(2), reader=patch_reader))
+    n = 0
+    lays = [("5H", 320, 180), ("KS", 170, 60), ("QD", 170, 300), ("4C", 220, 60), ("3D", 220, 300),
+            ("9S", 270, 60), ("8D", 270, 300), ("7C", 320, 60)]
+    for _ in range(8):
+        follower.feed(table.frame(), n)
+        n += 1
+    for card, x, y in lays:
+        follower.feed(table.frame(hand=(x, y)), n)
+        n += 1
+        table.lay(card, x, y)
+        for _ in range(8):
+            follower.feed(table.frame(), n)
+            n += 1
+    table.turn("KS", False)  # Bob's hand is not all in view: the show waits on the table
+    for _ in range(4):
+        follower.feed(table.frame(), n)
+        n += 1
+    for card, x, y in [("6D", 320, 300), ("2S", 420, 300)]:  # Ann's last card, then a card by her row
+        follower.feed(table.frame(hand=(x, y)), n)
+        n += 1
+        table.lay(card, x, y)
+        for _ in range(8):
+            follower.feed(table.frame(), n)
+            n += 1
+    [flag] = follower.flags
+    assert flag.kind == "crib" and "2♠" in flag.say and "crib" in flag.say
+    assert flag.choices[0]["label"] == "Accept 2♠ in the crib"
+    follower.resolve(flag.id, "accept")
+    assert follower.flags == [] and [c for c, _ in follower._crib] == ["2S"]

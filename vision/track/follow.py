@@ -434,6 +434,9 @@ class Follower:
             self._shown.setdefault(s.zone, []).append(s.card)  # a card of the hand never played
             return self._shows(state, s.frame)
         where = self._where_words(s.zone, state)
+        if phase == "show":  # after the play a new card can only be the crib's, spread early
+            return self._flag(s, "crib", f"a new card in {where} before the hands are counted", None,
+                              state=state, say=f"{_pretty(s.card)} in {where} after the play: a crib card?")
         return self._flag(s, "play", f"a new card in {where} during the {phase}", None,
                           state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
                                            "whose is it?")

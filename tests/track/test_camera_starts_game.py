@@ -195,3 +195,31 @@ def test_the_demo_never_starts_a_game(tmp_path: Path, video: Path) -> None:
         assert camera.status()["started"] is None
     finally:
         companion.close()
+
+
+def test_a_game_started_on_the_new_tab_takes_the_cameras_deal_over(companion: Companion,
+                                                                   tmp_path: Path) -> None:
+    """The players named on the New tab (the dealer cut at the table) after the camera started a
+    game at the starter: the table is read into the page's game, the dealer found as before."""
+    script = Script()
+    script.still(12)
+    script.lay("7C", 320, 150)  # the starter: the camera starts a game of Ann v Bob
+    camera = camera_on(companion, "scripted:0", tmp_path, make_source=lambda: ScriptedSource(script),
+                       reader=patch_reader, backoff=(0.01, 0.05))
+    try:
+        wait_for(lambda: companion.latest_game() is not None and camera.status()["started"] is not None)
+        started = companion.latest_game()
+        wait_for(lambda: "the starter" in (camera.status()["last"] or {}).get("say", ""))
+        page = companion.new_game({"players": ["Eve", "Fay"]})  # from the New tab, no dealer
+        script.lay("5S", 80, 60)  # Fay (top) lays first: Eve dealt
+        script.lay("TS", 80, 300)
+        script.still(30)  # the table read afresh into the page's game: its reading comes a little later
+        wait_for(lambda: len(companion.state(page)["plays"]) == 2)
+        state = companion.state(page)
+        assert state["dealer"] == "A" and state["starter"] == "7C"
+        assert plays(state) == [("B", "5S"), ("A", "TS")]
+        assert companion.state(started)["phase"] == "cut"  # the camera's game got nothing more
+        assert camera.status()["started"] is None  # the page's game is followed now
+    finally:
+        script.finished = True
+        camera.close()

@@ -501,8 +501,9 @@ def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> Ca
     """Follow the game from ``config.camera``; with ``--demo``, each pass of the video is a game of
     the demo's players (:class:`companion.demo.VideoDemo`) that replaces the last pass's in History
     and the log, and the camera reads only into it: a game started on the page pauses the demo
-    while it is in progress. ``camera`` goes to :class:`companion.camera.CameraService` (tests:
-    ``make_source``, ``reader``, ``realtime``)."""
+    while it is in progress. Without ``--demo`` a deal seen while no game is in progress starts
+    one (:mod:`companion.dealwatch`). ``camera`` goes to :class:`companion.camera.CameraService`
+    (tests: ``make_source``, ``reader``, ``realtime``)."""
     from companion.camera import CameraService
     from companion.demo import DemoCameraView, VideoDemo
 

@@ -110,10 +110,10 @@ def turned_video(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def track_json(args: list[str]) -> dict[str, Any]:
+def track_json(args: list[str], status: int = 0) -> dict[str, Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["track", *args, "--json"]) == 0
+        assert main(["track", *args, "--json"]) == status
     return json.loads(out.getvalue().strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -130,9 +130,8 @@ def test_crib_track_zones_auto_finds_the_seats_of_a_camera_turned_a_quarter(turn
 def test_without_auto_the_turned_table_is_not_followed(turned_video: Path) -> None:
     """The protocol's fixed zones (A at the bottom) cannot follow the players at the side edges:
     what auto is for."""
-    result = track_json([str(turned_video), "--dealer", "A"])
-    assert "seats" not in result
-    assert [e["type"] for e in result["events"]] != ["starter", "play", "play", "play"] or result["flagged"]
+    result = track_json([str(turned_video), "--dealer", "A"], status=1)  # 1: flags left unanswered
+    assert "seats" not in result and result["flagged"]
 
 
 @pytest.mark.parametrize("value", ["autoo", "", "{}"])

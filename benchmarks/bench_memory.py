@@ -122,13 +122,16 @@ class Cgroup:
         return _read_int(self.path / name) if self.path and name else 0
 
     def swap(self) -> int:
-        """Bytes in swap (v2 ``memory.swap.current``; v1 memsw usage over memory usage)."""
+        """Bytes in swap now (v2 ``memory.swap.current``; v1 ``swap`` in ``memory.stat``)."""
         if self.path is None:
             return 0
         if self.kind == "v2":
             return _read_int(self.path / "memory.swap.current")
-        memsw = _read_int(self.path / "memory.memsw.usage_in_bytes")
-        return max(0, memsw - self.usage()) if memsw else 0
+        try:
+            match = re.search(r"^swap (\d+)", (self.path / "memory.stat").read_text(), re.M)
+        except OSError:
+            return 0
+        return int(match.group(1)) if match else 0
 
     def oom_kills(self) -> int:
         if self.path is None:
@@ -206,6 +209,7 @@ class Samples:
     threads: list[int] = field(default_factory=list)
     cgroup: list[int] = field(default_factory=list)
     hwm_kb: int = 0
+    cgroup_swap: int = 0  # bytes, the most seen
     anon_kb: list[int] = field(default_factory=list)  # the server's own heap and stacks
     file_kb: list[int] = field(default_factory=list)  # its libraries' pages (shared with others)
     swap_kb: int = 0
@@ -222,7 +226,15 @@ class Samples:
         self.hwm_kb = max(self.hwm_kb, main["VmHWM"])
         self.swap_kb = max(self.swap_kb, main["VmSwap"])
         self.cgroup.append(cgroup.usage())
+        self.cgroup_swap = max(self.cgroup_swap, cgroup.swap())
         return True
+
+
+def swap_device() -> str:
+    """Whether this machine has swap at all (``SwapTotal`` in ``/proc/meminfo``)."""
+    match = re.search(r"^SwapTotal:\s+(\d+)", Path("/proc/meminfo").read_text(), re.M)
+    total = int(match.group(1)) if match else 0
+    return f"{total // KB} MB of swap on this machine" if total else "no swap device on this machine"
 
 
 # --- the phones --------------------------------------------------------------------------------
@@ -382,7 +394,7 @@ def main() -> int:
                     proc.wait()
             oom = cgroup.oom_kills()
             cg_peak = cgroup.peak()
-            swap = max(samples.swap_kb * KB, cgroup.swap())
+            swap = max(samples.swap_kb * KB, samples.cgroup_swap, cgroup.swap())
             cgroup.remove()
     rss = samples.rss_kb
     half = rss[len(rss) // 2:] or [0]
@@ -402,7 +414,7 @@ def main() -> int:
               f"now-and-then median {statistics.median(samples.cgroup or [0]) / KB / KB:.0f} MB")
     print(f"OOM: {'yes' if oom or died == -9 else 'no'} (oom_kill {oom}, server "
           f"{'exited ' + str(died) if died is not None else 'ran to the end'}); "
-          f"swap: {'yes' if swap else 'no'} ({swap // KB} kB)")
+          f"swap: {'yes' if swap else 'no'} ({swap // KB} kB; {swap_device()})")
     if died is not None or oom:
         ok = False
     if seen < want:

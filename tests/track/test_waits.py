@@ -77,110 +77,96 @@ def test_blinded_at_random_the_game_never_stops_without_a_flag(scenario: str, se
         assert game.state()["scores"] == truth["scores"], windows
 
 
-def test_a_hand_not_seen_again_is_counted_from_the_play_once_the_crib_is_spread() -> None:
-    """Bob's first card is hidden under a hand for the show and never read again: once the crib
-    lies spread in the centre his hand is counted from the cards he laid, then the crib."""
-    table = DrawnTable()
-    store = GameStore(":memory:")
-    game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
-    game.apply({"type": "dealer", "seat": "A"})
-    follower = Follower(game, Tracker(Zones.default(2), reader=patch_reader))
-    n = 0
+class Drawn:
+    """A drawn two-player table followed by the follower (read with :func:`patch_reader`): cards
+    laid by a hand that comes and goes, then frames of the table lying still.
 
-    def settle(frames: int = 8) -> None:
-        nonlocal n
+    >>> Drawn(dealer="A").game.state()["dealer"]
+    'A'
+    """
+
+    def __init__(self, dealer: str | None) -> None:
+        self.table = DrawnTable()
+        store = GameStore(":memory:")
+        self.game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
+        if dealer is not None:
+            self.game.apply({"type": "dealer", "seat": dealer})
+        self.follower = Follower(self.game, Tracker(Zones.default(2), reader=patch_reader))
+        self.n = 0
+        self.settle()
+
+    def settle(self, frames: int = 8) -> None:
         for _ in range(frames):
-            follower.feed(table.frame(), n)
-            n += 1
+            self.follower.feed(self.table.frame(), self.n)
+            self.n += 1
 
-    def lay(card: str, x: int, y: int) -> None:
-        nonlocal n
-        follower.feed(table.frame(hand=(x, y)), n)
-        n += 1
-        table.lay(card, x, y)
-        settle()
+    def lay(self, card: str, x: int, y: int) -> None:
+        self.follower.feed(self.table.frame(hand=(x, y)), self.n)
+        self.n += 1
+        self.table.lay(card, x, y)
+        self.settle()
 
-    settle()
-    lay("5H", 320, 180)  # the starter
-    plays = [("B", "KS"), ("A", "QD"), ("B", "4C"), ("A", "3D"), ("B", "9S"), ("A", "8D"), ("B", "7C"),
-             ("A", "6D")]
-    xs = {"A": 170, "B": 170}
-    for seat, card in plays:
+    def kinds(self, *types: str) -> list[tuple[str, str | None]]:
+        """The events sent of ``types``, as (type, seat)."""
+        return [(a.event["type"], a.event.get("seat")) for a in self.follower.applied
+                if a.event["type"] in types]
+
+
+STARTER = ("5H", 320, 180)
+PLAY = [("KS", 170, 60), ("QD", 170, 300), ("4C", 220, 60), ("3D", 220, 300),
+        ("9S", 270, 60), ("8D", 270, 300), ("7C", 320, 60), ("6D", 320, 300)]
+"""A deal's play, Bob (the pone, at the top) first, each row left to right."""
+
+
+def test_a_hand_not_seen_again_is_counted_from_the_play_once_the_crib_is_spread() -> None:
+    """Bob's first card is turned face down before the play ends and never read again: once the
+    crib lies spread in the centre his hand is counted from the cards he laid, then the crib."""
+    deal = Drawn(dealer="A")
+    for card, x, y in [STARTER, *PLAY]:
         if card == "6D":
-            table.turn("KS", False)  # Bob's first card, face down: his hand is not all in view
-            settle()
-        lay(card, xs[seat], 300 if seat == "A" else 60)
-        xs[seat] += 50
-    state = game.state()
+            deal.table.turn("KS", False)  # Bob's first card, face down: his hand is not all in view
+            deal.settle()
+        deal.lay(card, x, y)
+    state = deal.game.state()
     assert state["phase"] == "show" and state["next"] == "B"
     for i, card in enumerate(["2S", "JH", "TC", "AH"]):
-        lay(card, 230 + 50 * i, 190)
-    settle(10)
-    state = game.state()
-    kinds = [(a.event["type"], a.event.get("seat")) for a in follower.applied]
-    assert [k for k in kinds if k[0] in ("show", "crib")] == [("show", "B"), ("show", "A"), ("crib", None)]
-    assert state["phase"] == "deal" and follower.flags == []
+        deal.lay(card, 230 + 50 * i, 190)
+    deal.settle(10)
+    assert deal.kinds("show", "crib") == [("show", "B"), ("show", "A"), ("crib", None)]
+    assert deal.game.state()["phase"] == "deal" and deal.follower.flags == []
 
 
 def test_a_hand_never_seen_again_is_counted_at_the_deadline() -> None:
     """The show's cards stay hidden and the table lies still: within ``DEADLINE`` frames of it
     lying still, the hands are counted from the play, and the crib awaited is then flagged in
     players' words."""
-    table = DrawnTable()
-    store = GameStore(":memory:")
-    game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
-    game.apply({"type": "dealer", "seat": "A"})
-    follower = Follower(game, Tracker(Zones.default(2), reader=patch_reader))
-    n = 0
-    for _ in range(8):
-        follower.feed(table.frame(), n)
-        n += 1
-    for card, x, y in [("5H", 320, 180), ("KS", 170, 60), ("QD", 170, 300), ("4C", 220, 60), ("3D", 220, 300),
-                       ("9S", 270, 60), ("8D", 270, 300), ("7C", 320, 60), ("6D", 320, 300)]:
-        follower.feed(table.frame(hand=(x, y)), n)
-        n += 1
-        table.lay(card, x, y)
-        for _ in range(8):
-            follower.feed(table.frame(), n)
-            n += 1
+    deal = Drawn(dealer="A")
+    for card, x, y in [STARTER, *PLAY]:
+        deal.lay(card, x, y)
     for card in ["KS", "4C", "9S", "7C"]:
-        table.turn(card, False)
-    follower.feed(table.frame(hand=(250, 60)), n)
-    n += 1
-    shown_at = None
-    for _ in range(2 * DEADLINE):
-        follower.feed(table.frame(), n)
-        if shown_at is None and any(a.event["type"] == "show" for a in follower.applied):
-            shown_at = n
-        n += 1
-    assert shown_at is not None and shown_at <= n - DEADLINE  # counted by the deadline, not later
-    assert [a.event.get("seat") for a in follower.applied if a.event["type"] == "show"] == ["B", "A"]
-    [flag] = follower.flags
+        deal.table.turn(card, False)
+    deal.follower.feed(deal.table.frame(hand=(250, 60)), deal.n)
+    deal.n += 1
+    start = deal.n
+    while not deal.kinds("show") and deal.n < start + 2 * DEADLINE:
+        deal.settle(1)
+    assert deal.n <= start + DEADLINE + 2  # counted by the deadline, not later
+    deal.settle(DEADLINE + 2)
+    assert deal.kinds("show") == [("show", "B"), ("show", "A")]
+    [flag] = deal.follower.flags
     assert flag.kind == "crib" and "crib" in flag.say and "Spread it face up" in flag.say
-    assert follower.finish() == [f"flag {flag.id} (frame {flag.frame}): {flag.say}"]
+    assert deal.follower.finish() == [f"flag {flag.id} (frame {flag.frame}): {flag.say}"]
 
 
 def test_a_game_with_no_dealer_finds_it_from_the_first_card_of_the_play() -> None:
-    """Nobody said who deals: the starter is kept, and the first card laid (Ann's) says Ann is
-    the pone, so Bob dealt; the starter and the card follow, and the deal goes on."""
-    table = DrawnTable()
-    store = GameStore(":memory:")
-    game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
-    follower = Follower(game, Tracker(Zones.default(2), reader=patch_reader))
-    n = 0
-    for _ in range(8):
-        follower.feed(table.frame(), n)
-        n += 1
-    for card, x, y in [("5H", 320, 180), ("KS", 170, 300), ("QD", 170, 60)]:
-        follower.feed(table.frame(hand=(x, y)), n)
-        n += 1
-        table.lay(card, x, y)
-        for _ in range(8):
-            follower.feed(table.frame(), n)
-            n += 1
-    state = game.state()
-    assert state["dealer"] == "B"
-    assert [(a.event["type"], a.event.get("seat"), a.event.get("card")) for a in follower.applied] == [
+    """Nobody said who deals: the starter is kept, and the first card laid (Ann's, at the
+    bottom) says Ann is the pone, so Bob dealt; the starter and the card follow, and the deal
+    goes on."""
+    deal = Drawn(dealer=None)
+    for card, x, y in [STARTER, ("KS", 170, 300), ("QD", 170, 60)]:
+        deal.lay(card, x, y)
+    assert deal.game.state()["dealer"] == "B"
+    assert [(a.event["type"], a.event.get("seat"), a.event.get("card")) for a in deal.follower.applied] == [
         ("dealer", "B", None), ("starter", None, "5H"), ("play", "A", "KS"), ("play", "B", "QD")]
 
 
@@ -188,37 +174,15 @@ def test_a_new_card_in_a_row_after_the_play_is_offered_as_the_crib() -> None:
     """After the play every card of the hands is known: a new card in a seat's row is asked
     about as a crib card (the spread reaching into the row), and accepting it puts it in the
     crib, never 'the play is over'."""
-    table = DrawnTable()
-    store = GameStore(":memory:")
-    game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
-    game.apply({"type": "dealer", "seat": "A"})
-    follower = Follower(game, Tracker(Zones.default(2), reader=patch_reader))
-    n = 0
-    lays = [("5H", 320, 180), ("KS", 170, 60), ("QD", 170, 300), ("4C", 220, 60), ("3D", 220, 300),
-            ("9S", 270, 60), ("8D", 270, 300), ("7C", 320, 60)]
-    for _ in range(8):
-        follower.feed(table.frame(), n)
-        n += 1
-    for card, x, y in lays:
-        follower.feed(table.frame(hand=(x, y)), n)
-        n += 1
-        table.lay(card, x, y)
-        for _ in range(8):
-            follower.feed(table.frame(), n)
-            n += 1
-    table.turn("KS", False)  # Bob's hand is not all in view: the show waits on the table
-    for _ in range(4):
-        follower.feed(table.frame(), n)
-        n += 1
-    for card, x, y in [("6D", 320, 300), ("2S", 420, 300)]:  # Ann's last card, then a card by her row
-        follower.feed(table.frame(hand=(x, y)), n)
-        n += 1
-        table.lay(card, x, y)
-        for _ in range(8):
-            follower.feed(table.frame(), n)
-            n += 1
-    [flag] = follower.flags
+    deal = Drawn(dealer="A")
+    for card, x, y in [STARTER, *PLAY[:-1]]:
+        deal.lay(card, x, y)
+    deal.table.turn("KS", False)  # Bob's hand is not all in view: the show waits on the table
+    deal.settle(4)
+    for card, x, y in [PLAY[-1], ("2S", 420, 300)]:  # Ann's last card, then a card by her row
+        deal.lay(card, x, y)
+    [flag] = deal.follower.flags
     assert flag.kind == "crib" and "2♠" in flag.say and "crib" in flag.say
     assert flag.choices[0]["label"] == "Accept 2♠ in the crib"
-    follower.resolve(flag.id, "accept")
-    assert follower.flags == [] and [c for c, _ in follower._crib] == ["2S"]
+    deal.follower.resolve(flag.id, "accept")
+    assert deal.follower.flags == [] and [c for c, _ in deal.follower._crib] == ["2S"]

@@ -202,7 +202,7 @@ class Follower:
                     state = self._shows(state, number)
                 changed |= self._crib_short(state, number)
             changed |= self._moot(state)
-            state, overdue = self._watch(self.game.state(), number)
+            state, overdue = self._watch(state, number)
             changed |= overdue
             self._expect(state)
             if changed or self.tracker.status != self._last_status or len(self.applied) > before:

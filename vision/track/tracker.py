@@ -639,7 +639,7 @@ class Tracker:
         return slot
 
     def _commit(self, look: _Look, image: BGR, number: int,
-                small: npt.NDArray[np.uint8] | None = None) -> list[Sighting | Doubt]:
+                small: npt.NDArray[np.uint8]) -> list[Sighting | Doubt]:
         out: list[Sighting | Doubt] = []
         for slot in list(look.slots):
             card, n, conf = slot.best()
@@ -671,7 +671,7 @@ class Tracker:
         return out
 
     def _close(self, look: _Look, image: BGR, number: int,
-               small: npt.NDArray[np.uint8] | None = None) -> list[Sighting | Doubt]:
+               small: npt.NDArray[np.uint8]) -> list[Sighting | Doubt]:
         """The look's last reading: what was never read surely is in doubt; cards in the regions
         read that were not seen are hidden (covered, turned face down, or gone), unless a corner
         index of theirs still looks as it did when read (a card laid overlapping the last of a row
@@ -686,17 +686,18 @@ class Tracker:
                 continue
             out.append(self._doubt(slot, image, number))
         keep = []
+        light = self._light_change(small)
         for c in self.cards:
             if not c.visible and c.deal == self.deal and id(c) not in look.seen_known \
                     and _inside_any([look.box], *(c.marks[0] if c.marks else c.center)) \
-                    and self._turned_up(c, small):
+                    and self._turned_up(c, small, light):
                 c.visible = True
                 look.seen_known.add(id(c))
                 look.new_paper.add(id(c))
         for c in self.cards:
             if id(c) not in look.seen_known and not c.named and self._in_view(c, look.box) \
                     and not (c.visible and c.deal == self.deal
-                             and (self._index_unchanged(c, small) or self._overlapped(c, look))):
+                             and (self._index_unchanged(c, small, light) or self._overlapped(c, look))):
                 c.visible = False
                 if c.deal < self.deal:
                     continue  # a card of a deal gone by, now gone from the table
@@ -733,49 +734,37 @@ class Tracker:
                 out.append((cx - r, cy - r, cx + r + 1, cy + r + 1))
         return out
 
-    def _prints(self, card: TableCard, small: npt.NDArray[np.uint8] | None) -> list[npt.NDArray[np.float32]]:
+    def _prints(self, card: TableCard, small: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float32]]:
         """How ``card``'s corner indices look in the small copy now (as it is laid or read)."""
-        if small is None:
-            return []
         boxes = self._mark_boxes(card, small.shape)
         return [small[y0:y1, x0:x1].astype(np.float32) for x0, y0, x1, y1 in boxes]
 
-    def _turned_up(self, card: TableCard, small: npt.NDArray[np.uint8] | None) -> bool:
+    def _light_change(self, small: npt.NDArray[np.uint8]) -> float:
+        """The frame's even change of light since the table was last read (grey levels)."""
+        ref = self._reference
+        if ref is None or ref.shape != small.shape:
+            return 0.0
+        return float(np.median(small.astype(np.int16) - ref.astype(np.int16)))
+
+    def _turned_up(self, card: TableCard, small: npt.NDArray[np.uint8], light: float) -> bool:
         """Whether a hidden ``card`` shows again where it lay: a corner index of it looks as it did
-        when it was read (within a small pixel either way), though the reader may not read it
-        now (half under the next card of its row, say)."""
-        if small is None or not card.prints:
-            return False
-        shift = 0.0
-        if self._reference is not None and self._reference.shape == small.shape:
-            shift = float(np.median(small.astype(np.int16) - self._reference.astype(np.int16)))
+        when it was read (``INDEX_AGAIN``, within a small pixel either way), though the reader may
+        not read it now (half under the next card of its row, say)."""
         for (x0, y0, x1, y1), was in zip(self._mark_boxes(card, small.shape), card.prints, strict=False):
             for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
-                a, b, c, d = x0 + dx, y0 + dy, x1 + dx, y1 + dy
-                if a < 0 or b < 0 or c > small.shape[1] or d > small.shape[0]:
-                    continue
-                now = small[b:d, a:c].astype(np.float32)
-                if now.shape == was.shape and float(np.mean(np.abs(now - was - shift))) < INDEX_AGAIN:
+                if _alike(small, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), was, light, INDEX_AGAIN):
                     return True
         return False
 
-    def _index_unchanged(self, card: TableCard, small: npt.NDArray[np.uint8] | None) -> bool:
+    def _index_unchanged(self, card: TableCard, small: npt.NDArray[np.uint8], light: float) -> bool:
         """Whether a corner index of ``card`` still looks, in the small copy, as the table looked
-        when it was last read there (``INDEX_SAME`` grey levels on average, the frame's even
-        change of light taken out)."""
+        when it was last read there (``INDEX_SAME`` grey levels on average, the even change of
+        ``light`` taken out)."""
         ref = self._reference
-        if not card.marks or small is None or ref is None or ref.shape != small.shape or not self._size[0]:
+        if ref is None or ref.shape != small.shape:
             return False
-        sx, sy = small.shape[1] / self._size[0], small.shape[0] / self._size[1]
-        r = max(2, round(INDEX_R * card.size * sx))
-        shift = float(np.median(small.astype(np.int16) - ref.astype(np.int16)))
-        for x, y in card.marks:
-            cx, cy = round(x * sx), round(y * sy)
-            y0, y1, x0, x1 = max(0, cy - r), cy + r + 1, max(0, cx - r), cx + r + 1
-            now, was = small[y0:y1, x0:x1].astype(np.float32), ref[y0:y1, x0:x1].astype(np.float32)
-            if now.size and float(np.mean(np.abs(now - was - shift))) < INDEX_SAME:
-                return True
-        return False
+        return any(_alike(small, box, ref[box[1]:box[3], box[0]:box[2]].astype(np.float32), light, INDEX_SAME)
+                   for box in self._mark_boxes(card, small.shape))
 
     def _on_a_card(self, slot: _Slot) -> bool:
         """True when a card of this deal was read within ``ON_CARD`` glyph sizes of ``slot`` (its
@@ -792,6 +781,22 @@ class Tracker:
 
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def _alike(small: npt.NDArray[np.uint8], box: Box, was: npt.NDArray[np.float32], light: float,
+           limit: float) -> bool:
+    """Whether ``small`` inside ``box`` looks like ``was`` (its mean difference, less an even
+    change of ``light``, under ``limit`` grey levels); False where the box leaves the image.
+
+    >>> img = np.full((10, 10), 100, np.uint8)
+    >>> _alike(img, (2, 2, 5, 5), np.full((3, 3), 90, np.float32), 8.0, 5.0)
+    True
+    """
+    x0, y0, x1, y1 = box
+    if x0 < 0 or y0 < 0 or x1 > small.shape[1] or y1 > small.shape[0]:
+        return False
+    now = small[y0:y1, x0:x1].astype(np.float32)
+    return now.shape == was.shape and float(np.mean(np.abs(now - was - light))) < limit
 
 
 def _inside_any(regions: list[tuple[int, int, int, int]], x: float, y: float) -> bool:

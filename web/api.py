@@ -33,9 +33,9 @@ from web.history import game_summary, match_tally, score_series
 from web.hub import HubFull
 from web.ports import PhotoUnreadable, VisionUnavailable
 from web.readers import ReadersBusy
-from web.security import check_pin_format, client_key, new_csrf_token, same_token
+from web.security import check_pin_format, new_csrf_token, same_token
 from web.sent import SentLog, new_device_id
-from web.tablecode import CODE_AND_PIN_NEEDED, CODE_NEEDED, admitted, on_this_computer
+from web.tablecode import CODE_AND_PIN_NEEDED, CODE_NEEDED, admitted, counted_guess
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich, refusal_words
 
@@ -99,15 +99,10 @@ def check_pin_or_refuse(pin: object) -> None:
     """Compare ``pin`` with the table's, the attempt counted first (5 a minute per address, and
     a slow bucket for every device together: :data:`web.security.PIN_REFILL_S`)."""
     c = ctx()
-    who, pi = client_key(request.remote_addr), on_this_computer()
-    attempt = c.pin_tries.reserve(who, trusted=pi)
-    if attempt is None:
-        wait = max(1, round(c.pin_tries.wait_s(who, trusted=pi)))
-        raise ApiError(429, f"too many wrong PINs: try again in {wait} s, or set a new PIN "
-                       "on the Pi with crib serve --pin", retry_after=wait, need="pin")
-    if not c.settings.check_pin(pin):
-        raise ApiError(403, "wrong PIN", need="pin")
-    c.pin_tries.forgive(who, attempt, trusted=pi)
+    counted_guess(c.pin_tries, lambda: bool(c.settings.check_pin(pin)),
+                  too_many="too many wrong PINs: try again in {wait} s, or set a new PIN on the "
+                           "Pi with crib serve --pin",
+                  wrong="wrong PIN", need="pin")
 
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer

@@ -328,14 +328,15 @@ class Throttle:
 
     Two limits, both checked before a guess is compared (:meth:`reserve`, one step, so a burst
     sent at once is held like guesses sent one by one); a right guess takes its attempt back
-    (:meth:`forgive`):
+    (:meth:`forgive`), a wrong one is written down (:meth:`keep`):
 
     * per address (:func:`client_key`): ``limit`` guesses a ``window``;
     * every address together: a bucket of ``burst`` guesses that fills again by one each
       ``refill_s``, so a thousand addresses guess no faster than one. An address marked
       ``trusted`` (the companion's own computer) is not counted against the bucket.
 
-    The counts are kept in ``path`` (wall-clock times), so a restart does not give them back.
+    The counts are kept in ``path`` (wall-clock times) after each wrong guess, so a restart does
+    not give them back; a right guess writes nothing.
 
     >>> t = Throttle(limit=2, window=60.0, burst=3, refill_s=100.0)
     >>> t.reserve("a", now=0.0), t.reserve("a", now=1.0), t.reserve("a", now=2.0)
@@ -371,15 +372,6 @@ class Throttle:
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             # unreadable counts: start with an empty bucket rather than a full one
             self._fails, self._tokens, self._at = {}, 0.0, time.time()
-
-    def _save(self) -> None:
-        if self.path is None:
-            return
-        text = json.dumps({"fails": self._fails, "tokens": self._tokens, "at": self._at})
-        try:
-            write_private(self.path, text, "the count of wrong guesses")
-        except (OSError, StorageError):  # a full card: the counts stay in memory only
-            return
 
     def _recent(self, who: str, now: float) -> list[float]:
         times = [t for t in self._fails.get(who, []) if 0 <= now - t < self.window]
@@ -421,8 +413,22 @@ class Throttle:
                 self._tokens -= 1
             times.append(now)
             self._fails[who] = times
-            self._save()
             return now
+
+    def keep(self) -> None:
+        """Write the counts down: a guess :meth:`reserve` counted was wrong. Addresses whose
+        guesses have all aged out are left out."""
+        with self._lock:
+            if self.path is None:
+                return
+            now = time.time()
+            for who in list(self._fails):
+                self._recent(who, now)
+            text = json.dumps({"fails": self._fails, "tokens": self._tokens, "at": self._at})
+            try:
+                write_private(self.path, text, "the count of wrong guesses")
+            except (OSError, StorageError):  # a full card: the counts stay in memory only
+                return
 
     def forgive(self, who: str, stamp: float, trusted: bool = False) -> None:
         """Take back the guess ``reserve`` stamped ``stamp``: it was right."""
@@ -432,7 +438,6 @@ class Throttle:
                 times.remove(stamp)
                 if not trusted:
                     self._tokens = min(float(self.burst), self._tokens + 1)
-                self._save()
 
 
 def new_csrf_token() -> str:

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, session
@@ -37,7 +38,7 @@ from web.bodies import body_object
 from web.errors import ApiError
 from web.hosts import host_name, host_port, phone_name
 from web.proxy import forwarded
-from web.security import WebSettings, client_key, is_loopback
+from web.security import Throttle, WebSettings, client_key, is_loopback
 
 bp = Blueprint("tablecode", __name__, url_prefix="/api")
 
@@ -81,19 +82,30 @@ def admit() -> None:
     session["table"] = _settings().code_stamp
 
 
-def check_code_or_refuse(code: object) -> None:
-    """Compare ``code`` with the table's, the attempt counted first (with wrong PINs)."""
-    ctx = current_app.extensions["crib"]
+def counted_guess(tries: Throttle, right: Callable[[], bool], *, too_many: str, wrong: str,
+                  need: str) -> None:
+    """A guess (of the code, or of the PIN) counted in ``tries`` before ``right()`` compares it:
+    429 with ``too_many`` (``{wait}``: the seconds to wait) once this address or every address
+    has had its share, 403 with ``wrong`` for a wrong guess (written down: a restart keeps it);
+    a right one takes its count back."""
     who, pi = client_key(request.remote_addr), on_this_computer()
-    attempt = ctx.code_tries.reserve(who, trusted=pi)
+    attempt = tries.reserve(who, trusted=pi)
     if attempt is None:
-        wait = max(1, round(ctx.code_tries.wait_s(who, trusted=pi)))
-        raise ApiError(429, f"too many wrong table codes have been sent: this device can try "
-                       f"again in {wait} s (phones already joined play on)", retry_after=wait,
-                       need="code")
-    if not ctx.settings.check_code(code):
-        raise ApiError(403, "that is not this table's code", need="code")
-    ctx.code_tries.forgive(who, attempt, trusted=pi)
+        wait = max(1, round(tries.wait_s(who, trusted=pi)))
+        raise ApiError(429, too_many.format(wait=wait), retry_after=wait, need=need)
+    if not right():
+        tries.keep()
+        raise ApiError(403, wrong, need=need)
+    tries.forgive(who, attempt, trusted=pi)
+
+
+def check_code_or_refuse(code: object) -> None:
+    """Compare ``code`` with the table's, the attempt counted first (:func:`counted_guess`)."""
+    ctx = current_app.extensions["crib"]
+    counted_guess(ctx.code_tries, lambda: bool(ctx.settings.check_code(code)),
+                  too_many="too many wrong table codes have been sent: this device can try again "
+                           "in {wait} s (phones already joined play on)",
+                  wrong="that is not this table's code", need="code")
 
 
 def from_another_site() -> bool:

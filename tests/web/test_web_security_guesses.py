@@ -156,3 +156,19 @@ def test_a_bad_behind_proxy_is_one_line_and_status_2(tmp_path: Path) -> None:
          "--leds", "none", "--behind-proxy", "nginx"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "--behind-proxy takes the proxy's address" in done.stderr
+
+
+def test_right_guesses_write_no_counts(app: Flask, api: Api, tmp_path: Path) -> None:
+    """A script sending the right code and PIN with every request changes no count: nothing is
+    written to the card for it (the tries files are written for wrong guesses only)."""
+    assert api.post("/api/pin", {"pin": "9753"}).status_code == 200
+    script = device(app, "192.168.1.60")
+    headers = {"X-Table-Code": code_of(app), "X-Table-Pin": "9753"}
+    for _ in range(3):
+        made = script.post("/api/games", {"players": ["Ann", "Bob"]}, headers=headers)
+        assert made.status_code == 201, made.get_json()
+    assert not list(tmp_path.glob("web-tries*")), "a right guess was written to the card"
+    assert script.post("/api/games", {"players": ["Ann", "Bob"]},
+                       headers={**headers, "X-Table-Pin": "1111"}).status_code == 403
+    assert (tmp_path / "web-tries.pin.json").exists()  # a wrong one is kept over a restart
+    assert not (tmp_path / "web-tries.code.json").exists()

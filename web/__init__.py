@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,7 @@ from web.security import (
     Throttle,
     WebSettings,
 )
+from web.sent import SentLog
 from web.uploads import clear_parts
 from web.words import enrich
 
@@ -78,6 +79,8 @@ class WebContext:
     photo_dir: Path
     readers: ReaderQueue
     hosts: HostCheck
+    sent: SentLog = field(default_factory=SentLog)
+    """The events each phone sent, so Undo asks before undoing another's (:mod:`web.sent`)."""
 
 
 def create_app(table: Table, config: Mapping[str, Any] | None = None) -> Flask:

@@ -12,7 +12,7 @@ import json
 import logging
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from web.hub import HubFull
 from web.ports import PhotoUnreadable, VisionUnavailable
 from web.readers import ReadersBusy
 from web.security import check_pin_format, new_csrf_token, same_token
-from web.sent import SentLog, new_device_id
+from web.sent import new_device_id
 from web.tablecode import CODE_AND_PIN_NEEDED, CODE_NEEDED, admitted, counted_guess
 from web.uploads import UploadError, check_image, photo_path, prune_photos, store_photo
 from web.words import enrich, refusal_words
@@ -57,13 +57,18 @@ def ctx() -> WebContext:
     return current_app.extensions["crib"]  # type: ignore[no-any-return]
 
 
+def _kept_in_session(key: str, make: Callable[[], str]) -> str:
+    """The session's ``key``, made by ``make`` on first use and kept in its cookie."""
+    value = session.get(key)
+    if not isinstance(value, str):
+        value = make()
+        session[key] = value
+    return value
+
+
 def csrf_token() -> str:
     """The session's CSRF token, made on first use."""
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = new_csrf_token()
-        session["csrf"] = token
-    return token
+    return _kept_in_session("csrf", new_csrf_token)
 
 
 def unlocked() -> bool:
@@ -237,24 +242,15 @@ def list_events(game_id: int) -> Response:
     return jsonify(game_id=game_id, events=with_words(ctx().table.events(game_id), state))
 
 
-def sent_log() -> SentLog:
-    """The events each phone sent (:mod:`web.sent`), one log per app."""
-    return current_app.extensions.setdefault("crib.sent", SentLog())  # type: ignore[no-any-return]
-
-
 def device_id() -> str:
     """This phone's id, kept in its session cookie (made on first use)."""
-    device = session.get("device")
-    if not isinstance(device, str):
-        device = new_device_id()
-        session["device"] = device
-    return device
+    return _kept_in_session("device", new_device_id)
 
 
 def check_undo(game_id: int, event: dict[str, Any], state: dict[str, Any]) -> dict[str, Any] | None:
-    """The row an undo cancels, once it may: the last event this phone sent, or the one it
-    names in ``expect``. Anything else is 409 with the event in words (``undo``: its number and
-    words), so the page asks first."""
+    """The event an undo cancels, its number and words (``{"event": 7, "said": "Ann laid
+    4♣"}``), once it may: the last event this phone sent, or the one it names in ``expect``.
+    Anything else is 409 with the event in words (``undo``: the same), so the page asks first."""
     expect = event.pop("expect", None)
     if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
         raise ApiError(400, '"expect" is the number of the event to undo, like 7')
@@ -266,10 +262,10 @@ def check_undo(game_id: int, event: dict[str, Any], state: dict[str, Any]) -> di
     if expect is not None and expect != target["id"]:
         raise ApiError(409, f"Not undone: #{target['id']} {said} is newer than the event you meant to undo. "
                             f"Undo #{target['id']}?", undo=about)
-    if expect is None and not sent_log().sent_by(game_id, device_id(), int(target["id"])):
+    if expect is None and not ctx().sent.sent_by(game_id, device_id(), int(target["id"])):
         raise ApiError(409, f"The last event, #{target['id']} {said}, was not sent from this phone: "
                             "undo it?", undo=about)
-    return target
+    return about
 
 
 @bp.post("/games/<int:game_id>/events")
@@ -284,9 +280,9 @@ def post_event(game_id: int) -> Response:
     state = ctx().table.apply(game_id, event, source="page")
     extra: dict[str, Any] = {}
     if undone is not None:
-        extra["undid"] = {"event": undone["id"], "said": event_words(undone["event"], before)}
+        extra["undid"] = undone
     elif isinstance(state.get("events"), int):
-        sent_log().record(game_id, device_id(), state["events"])
+        ctx().sent.record(game_id, device_id(), state["events"])
     return jsonify(game_id=game_id, state=enrich(state), changed=score_changes(before, state), **extra)
 
 

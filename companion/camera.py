@@ -43,9 +43,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.dealwatch import DealWatch, next_game_settings, players_words
+from companion.dealwatch import DealWatch, next_game_settings
 from companion.tracking import CropFolder
 from cribbage.storage import file_error
+from vision.camera.check import small_copy
 
 log = logging.getLogger("companion.camera")
 
@@ -83,8 +84,6 @@ class Kept:
 
     @classmethod
     def of(cls, frame: Any, seq: int) -> Kept:
-        from vision.camera.check import small_copy
-
         image, size = small_copy(frame.image)
         return cls(image, size, seq, frame.field_of_view)
 
@@ -117,13 +116,16 @@ class CameraService:
     frame rate; ``loop`` replays a video from the start when it ends, in a new game (the demo;
     ``new_game`` starts it). ``tell(status)`` is called whenever what the page shows of the camera
     changes. ``start_games``: a deal seen while no game is in progress starts one (see the
-    module's doc). ``make_source``, ``reader`` and ``backoff`` replace the source the spec names,
-    the card reader and the retry delays (for tests).
+    module's doc). ``paused``: why no game is followed, in players' words (the demo's
+    :meth:`companion.demo.VideoDemo.paused`), the status's ``paused``. ``make_source``,
+    ``reader`` and ``backoff`` replace the source the spec names, the card reader and the retry
+    delays (for tests).
     """
 
     def __init__(self, companion: Any, spec: str, data_dir: Path, *, zones_path: Path | None = None,
                  realtime: bool = True, loop: bool = False,
                  new_game: Callable[[], int] | None = None, start_games: bool = False,
+                 paused: Callable[[], str | None] | None = None,
                  tell: Callable[[dict[str, Any]], None] | None = None,
                  make_source: Callable[[], Any] | None = None, reader: Any = None,
                  backoff: tuple[float, float] = (0.5, 10.0)) -> None:
@@ -140,6 +142,7 @@ class CameraService:
         self.crops = CropFolder(data_dir)
         self.new_game = new_game
         self.start_games = start_games
+        self.paused = paused  # the demo: why the camera reads into no game, in players' words
         self.tell = tell
         if make_source is None:
             open_source(spec)  # a bad spec fails now, at start, with its message
@@ -253,6 +256,7 @@ class CameraService:
         """The follower of ``game_id`` (a new one when the newest game changed)."""
         if game_id != self._game_id:
             self._game_id = game_id
+            self._retell.set()  # the page learns the camera follows another game (or, paused, none)
             self._zones_for(game_id)
             if self._tracker.seats is not None:  # a new game: its seats are found from its cards
                 self._tracker.seats.unsettle()
@@ -273,21 +277,20 @@ class CameraService:
             if frame is None:
                 continue
             seq = getattr(frame, "seq", seq + 1)
+            came_back, self._was_lost = self._was_lost, False
             kept = Kept.of(frame, seq)  # a small copy for the set-up checks, never checked here
             with self._recent_lock:
+                if came_back:  # the checks judge the camera as it is now
+                    self._recent.clear()
                 self._recent.append(kept)
             self.followed += 1
             number = frame.number
             if self.new_game is not None and number < last_number:  # the demo video began again
                 self.new_game()
             last_number = number
-            if self._was_lost:
-                self._was_lost = False
+            if came_back:
                 self._tracker.forget()
                 self._watch = None  # a watch learns the table again
-                with self._recent_lock:  # the checks judge the camera as it is now
-                    self._recent.clear()
-                    self._recent.append(kept)
             try:
                 with self._lock:
                     follower = self._follower_for(self.companion.latest_game())
@@ -317,12 +320,11 @@ class CameraService:
                 self._watch_said = said
                 self._tracker_changed()
             return
-        settings = self._watch.settings
+        settings, players = self._watch.settings, self._watch.players
         game = self.companion.new_game_if_none_on(settings)
         self._watch, self._watch_said = None, None
         if game is None:  # a game was started on the page meanwhile: it is followed
             return
-        players = players_words(settings)
         log.info("camera: %s turned up with no game in progress: game %d of %s started", seen.card,
                  game, players)
         self._started = {
@@ -340,7 +342,8 @@ class CameraService:
         """The camera's status for the page: the capture's, the tracker's, the flagged readings,
         ``expect`` (what the camera waits for, in players' words) and ``last`` (the last card
         read) when the follower says them, the zones in use, and ``seats`` where they are found
-        from the cards (:meth:`vision.track.seats.Seats.to_json`; ``None`` where zones are drawn)."""
+        from the cards (:meth:`vision.track.seats.Seats.to_json`; ``None`` where zones are drawn),
+        and ``paused``: why the demo's camera follows no game, in players' words (else None)."""
         camera = self.capture.status()
         with self._lock:
             follow = self._follower.status() if self._follower is not None else {
@@ -348,12 +351,15 @@ class CameraService:
             if self._watch is not None:  # no game in progress: the table watched for a deal
                 follow = {**follow, "tracker": self._tracker.status, "expect": self._watch.words()}
             started = self._started if self._started and self._started["game"] == self._game_id else None
+            game = self._game_id
+        paused = self.paused() if self.paused is not None and game is None else None
         tracker = follow["tracker"]
         idle = camera.get("state") in ("lost", "failed", "ended", "stopped")
         if idle and tracker != "waiting for a confirmation":
             tracker = "paused"
         return {**camera, "tracker": tracker, "flagged": follow["flagged"], "game": self._game_id,
                 "expect": follow.get("expect"), "last": follow.get("last"), "started": started,
+                "paused": paused,
                 "zones": self._tracker.zones.to_json(),
                 "seats": self._tracker.seats.to_json() if self._tracker.seats is not None else None}
 

@@ -126,6 +126,35 @@ class VideoDemo:
             self.game_id = game
             return game
 
+    def paused(self) -> str | None:
+        """Why the camera reads into no game, in players' words, or None while it follows the
+        demo's: a game started on the page is in progress, or it is over and the demo waits for
+        the video to begin again.
+
+        >>> from companion.service import Companion
+        >>> from cribbage.gamelog import GameStore
+        >>> table = Companion(GameStore(":memory:"))
+        >>> demo = VideoDemo(table); _ = demo.begin_pass(); demo.paused() is None
+        True
+        >>> real = table.new_game({"players": ["Cy", "Dee"]}); demo.followed()
+        >>> demo.paused()[:60]
+        'The demo is paused while Cy v Dee, started on the page, is p'
+        >>> table.close()
+        """
+        with self._lock:
+            if self.game_id is not None:
+                return None
+            latest = self.table.latest_game()
+            if latest is None or latest in self._mine:
+                return "The demo begins when the video starts again."
+            state = self.table.state(latest)
+            sides = " v ".join(str(side.get("name")) for side in state.get("sides") or [])
+            if state.get("phase") == "over":
+                return (f"The demo is paused: {sides}, started on the page, is over; the demo goes on "
+                        "when the video starts again.")
+            return (f"The demo is paused while {sides}, started on the page, is played: it goes on "
+                    "once that game is over.")
+
     def followed(self) -> int | None:
         """The game the camera follows: the demo's, unless a game started on the page is in
         progress (then None, and the demo's game of this pass is left as it is)."""

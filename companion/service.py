@@ -509,6 +509,7 @@ def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> Ca
 
     assert config.camera is not None
     new_game = None
+    paused = None
     follows: Any = companion
     if config.demo:
         earlier = earlier_demo_games(companion)
@@ -516,13 +517,13 @@ def start_camera(config: ServeConfig, companion: Companion, **camera: Any) -> Ca
         if demo.begin_pass() is None:  # a game of the table's own is on: the earlier ones go now
             for game in earlier:
                 companion.retire(game)
-        new_game = demo.begin_pass
+        new_game, paused = demo.begin_pass, demo.paused
         follows = DemoCameraView(companion, demo)
     # the camera starts a game at a deal it sees, never in the demo (the demo has its own game)
     options: dict[str, Any] = {"realtime": True, "loop": config.demo, "start_games": not config.demo,
                                **camera}
     camera_service = CameraService(follows, config.camera, config.data_dir, zones_path=config.zones,
-                                   new_game=new_game, **options)
+                                   new_game=new_game, paused=paused, **options)
     companion.attach_camera(camera_service)
     camera_service.start()
     return camera_service

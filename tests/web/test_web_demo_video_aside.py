@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from browserkit import chromium_path, phone_page, served_in_process
 
 from companion.names import PLAYER_NAMES
 from companion.service import Companion, ServeConfig, start_camera
@@ -136,3 +137,50 @@ def test_a_game_started_on_the_page_pauses_the_demo_and_never_gets_the_video_s_c
     latest = companion.latest_game()
     assert latest not in (real, demo_game)
     assert [g["id"] for g in companion.games()] == [latest, real]
+
+
+def test_the_paused_demo_says_why_in_players_words(demo: tuple[Companion, Reel]) -> None:
+    companion, reel = demo
+    camera = companion.camera
+    assert camera is not None
+    reel.play(lambda: starter(companion, companion.latest_game()) == "7C")
+    assert camera.status()["paused"] is None  # the demo's own game is followed
+    real = companion.new_game({"players": ["Ann", "Cy"]})  # the New tab
+    reel.play(lambda: camera.status()["game"] is None)
+    assert camera.status()["paused"] == ("The demo is paused while Ann v Cy, started on the page, "
+                                         "is played: it goes on once that game is over.")
+    companion.apply(real, {"type": "dealer", "seat": "A"}, source="page")
+    companion.apply(real, {"type": "adjust", "seat": "A", "points": 121, "reason": "test"},
+                    source="page")  # over: the demo waits for the video to start again
+    assert camera.status()["paused"] == ("The demo is paused: Ann v Cy, started on the page, is "
+                                         "over; the demo goes on when the video starts again.")
+    reel.play(lambda: starter(companion, companion.latest_game()) == "7C")
+    assert camera.status()["paused"] is None
+
+
+CHROMIUM = chromium_path()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="browser tests skipped: Chromium not found")
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["upright", "on-its-side"])
+def test_the_camera_tab_says_why_the_demo_is_paused(demo: tuple[Companion, Reel], tmp_path: Path,
+                                                    size: tuple[int, int]) -> None:
+    from playwright.sync_api import expect
+
+    from web import create_app
+
+    companion, reel = demo
+    reel.play(lambda: starter(companion, companion.latest_game()) == "7C")
+    app = create_app(companion, {"DATA_DIR": tmp_path, "SSE_HEARTBEAT": 1.0})
+    with served_in_process(app, threads=12) as url, phone_page(url, size) as page:
+        page.click('#tabs a[data-tab="camera"]')
+        words = page.locator("#cam-expect")
+        expect(words).not_to_contain_text("paused")
+        companion.new_game({"players": ["Ann", "Cy"]})  # another phone's New tab
+        reel.play()
+        expect(words).to_have_text("The demo is paused while Ann v Cy, started on the page, is "
+                                   "played: it goes on once that game is over.")
+        box = words.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

@@ -91,7 +91,9 @@ function expectFromGame(st) {
 }
 function renderWords(st) {
   const e = st && typeof st.expect === "string" && st.expect.trim();
-  $("#cam-expect").textContent = e ? expectWords(e) : expectFromGame(st);
+  // the demo paused for a game started on the page: why, in the server's words
+  const paused = st && typeof st.paused === "string" && st.paused.trim();
+  $("#cam-expect").textContent = paused || (e ? expectWords(e) : expectFromGame(st));
   const last = st && st.last;
   const l = $("#cam-last");
   l.hidden = !(last && (last.say || last.card));

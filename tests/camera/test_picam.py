@@ -114,13 +114,20 @@ def test_a_camera_lost_mid_stream_is_a_camera_error_in_players_words_and_close_r
     source.close()  # twice is fine
 
 
-def test_the_capture_thread_closes_a_lost_camera_and_opens_a_new_one(fake_picamera2) -> None:
-    fake_picamera2.BEHAVIOUR.fail_at = 3  # every camera goes quiet after 3 frames
+def reconnecting(fake_picamera2, running: int, lost: int = 0) -> tuple[Capture, StatusLog]:
+    """The capture thread on cameras that each go quiet after 3 frames, run until ``running``
+    cameras ran and ``lost`` were lost (then stopped); it and its statuses."""
+    fake_picamera2.BEHAVIOUR.fail_at = 3
     log = StatusLog()
     capture = Capture(lambda: open_source("picamera2:640x480"), backoff=(0.01, 0.01), on_status=log)
     with capture:
-        log.wait_for(lambda seen: [s["state"] for s in seen].count("running") >= 2)
-        log.wait_for(lambda seen: [s["state"] for s in seen].count("lost") >= 2)
+        log.wait_for(lambda seen: [s["state"] for s in seen].count("running") >= running)
+        log.wait_for(lambda seen: [s["state"] for s in seen].count("lost") >= lost)
+    return capture, log
+
+
+def test_the_capture_thread_closes_a_lost_camera_and_opens_a_new_one(fake_picamera2) -> None:
+    capture, log = reconnecting(fake_picamera2, running=2, lost=2)
     first, second = fake_picamera2.CAMERAS[:2]
     assert first.closed and second.closed and first.cancelled >= 1  # stop() would have waited for ever
     assert all(r.released for cam in fake_picamera2.CAMERAS for r in cam.requests)
@@ -190,11 +197,7 @@ def test_the_camera_is_asked_for_the_smallest_full_field_sensor_mode(
 
 
 def test_the_sensor_modes_are_read_once_a_process_not_on_every_reconnect(fake_picamera2) -> None:
-    fake_picamera2.BEHAVIOUR.fail_at = 3  # every camera goes quiet after 3 frames
-    log = StatusLog()
-    capture = Capture(lambda: open_source("picamera2:640x480"), backoff=(0.01, 0.01), on_status=log)
-    with capture:
-        log.wait_for(lambda seen: [s["state"] for s in seen].count("running") >= 3)
+    reconnecting(fake_picamera2, running=3)
     assert fake_picamera2.SCANS == 1 and len(fake_picamera2.CAMERAS) >= 3
     assert all(c.mode["size"] == (2304, 1296) for c in fake_picamera2.CAMERAS if c.config)
     scan_peak = fake_picamera2.CAMERAS[0].peak

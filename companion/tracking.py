@@ -57,6 +57,9 @@ class StoreGame:
     def apply(self, event: dict[str, Any]) -> dict[str, Any]:
         return self.store.apply(self.game_id, event, source=self.source)
 
+    def events(self) -> list[dict[str, Any]]:
+        return self.store.events(self.game_id)
+
 
 class CropFolder:
     """Crops as small JPEGs in ``data_dir/crops``; the newest ``keep`` are kept."""

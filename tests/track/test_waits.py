@@ -186,3 +186,22 @@ def test_a_new_card_in_a_row_after_the_play_is_offered_as_the_crib() -> None:
     assert flag.choices[0]["label"] == "Accept 2♠ in the crib"
     deal.follower.resolve(flag.id, "accept")
     assert deal.follower.flags == [] and [c for c, _ in deal.follower._crib] == ["2S"]
+
+
+def test_a_dealer_the_table_contradicts_is_said_and_swapped_in_one_tap() -> None:
+    """Ann was tapped as the dealer, but Ann lays the first card of the play: the table says Bob
+    dealt. That is flagged in players' words, the card and those after it wait, and one tap
+    corrects the dealer and applies the play in the order it was laid."""
+    deal = Drawn(dealer="A")
+    for card, x, y in [STARTER, ("KS", 170, 300), ("QD", 170, 60)]:  # Ann (bottom) first, then Bob
+        deal.lay(card, x, y)
+    [flag] = deal.follower.flags
+    assert flag.kind == "dealer" and flag.say == "Ann laid the first card (K♠), so Bob dealt, not Ann"
+    assert flag.choices[0] == {"label": "Bob dealt: swap", "action": "accept"}
+    assert deal.kinds("play") == []  # nothing played while the players have not answered
+    deal.follower.resolve(flag.id, "accept")
+    state = deal.game.state()
+    assert state["dealer"] == "B" and deal.follower.flags == []
+    assert deal.kinds("play") == [("play", "A"), ("play", "B")]
+    assert state["scores"] == {"A": 0, "B": 0}
+    assert [e["event"]["type"] for e in deal.game.events()][-4:] == ["starter", "correct", "play", "play"]

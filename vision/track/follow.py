@@ -56,7 +56,9 @@ CropSaver = Callable[[BGR, str], str | None]
 
 class GamePort(Protocol):
     """The game as the follower sees it: its state JSON, and applying an event (raises
-    :class:`~cribbage.errors.CribbageError` when the rules refuse it)."""
+    :class:`~cribbage.errors.CribbageError` when the rules refuse it). A port that also lists
+    its stored events (``events()``, as :meth:`cribbage.gamelog.GameStore.events`) lets the
+    follower correct a dealer the table contradicts."""
 
     def state(self) -> dict[str, Any]: ...
 
@@ -174,6 +176,7 @@ class Follower:
         self._wait_since = 0  # the frame that wait began
         self._wait_over = False  # its deadline has passed (healed or flagged)
         self._cut_starter: Sighting | None = None  # the starter seen before the dealer is known
+        self._swap: tuple[int, str] | None = None  # the dealer event to correct and who dealt
 
     # -- frames ----------------------------------------------------------------------------
 
@@ -276,6 +279,12 @@ class Follower:
         """Send what flag ``flag`` waited for, as card ``name`` (of ``seat``); then the plays held
         behind it. The flag stays when the game refuses it."""
         state = self.game.state()
+        if flag.kind == "dealer" and self._swap is not None:
+            number, dealer = self._swap
+            state = self.game.apply({"type": "correct", "event": number,
+                                     "with": {"type": "dealer", "seat": dealer}})
+            self._swap = None
+            flag.kind = "play"  # the card is then the pone's first of the play
         if flag.kind == "show":
             seat = str((flag.choices[0] if flag.choices else {}).get("seat") or seat or "")
             self.flags.remove(flag)
@@ -322,6 +331,7 @@ class Follower:
             self._held = []
             self._sent_at = {}
             self._shown = {}
+            self._swap = None
             self.flags = []  # a deal gone by is fixed from the Fix tab, not from the camera's doubts
         self._deal_key = key
 
@@ -417,6 +427,9 @@ class Follower:
                 if self._blocked():
                     self._held.append((event, s))  # the game waits for the card flagged before it
                     return state
+                dealt = self._dealer_told_wrong(s, state)
+                if dealt is not None:
+                    return self._flag_dealer(s, event, dealt, state)
                 return self._send(event, s, state)
             where = self._where_words(s.zone, state)
             return self._flag(s, "play", f"a card laid in {where}: whose is it?", None,
@@ -440,6 +453,43 @@ class Follower:
         return self._flag(s, "play", f"a new card in {where} during the {phase}", None,
                           state=state, say=f"{_pretty(s.card)}, a new card in {where} during the {phase}: "
                                            "whose is it?")
+
+    def _dealer_told_wrong(self, s: Sighting, state: dict[str, Any]) -> tuple[int, str] | None:
+        """The first card of the first deal's play laid by another seat than the pone the dealer
+        told makes: the table says the seat before it dealt. Returns the number of the dealer
+        event to correct and the seat that dealt, or None where the table agrees (or seats are
+        still to be found from this very card, or no dealer event can be corrected)."""
+        seats = [p["seat"] for p in state.get("players", [])]
+        if s.zone == state.get("next") or s.zone not in seats or self._held or self.flags:
+            return None
+        if any((hand or {}).get("laid") for hand in (state.get("hands") or {}).values()):
+            return None
+        if self.tracker.seats is not None and not self.tracker.seats.settled:
+            return None
+        events = getattr(self.game, "events", None)
+        if events is None:
+            return None
+        told = [e for e in events() if e["event"].get("type") in ("dealer", "cut")
+                and e.get("superseded_by") is None]
+        if len(told) != 1 or told[0]["event"]["type"] != "dealer" or state.get("deal") != 1:
+            return None
+        return int(told[0]["id"]), seats[(seats.index(str(s.zone)) - 1) % len(seats)]
+
+    def _flag_dealer(self, s: Sighting, event: dict[str, Any], dealt: tuple[int, str],
+                     state: dict[str, Any]) -> dict[str, Any]:
+        """Say that the table contradicts the dealer told, with a one-tap swap."""
+        names = _names(state)
+        who, told = names.get(str(s.zone), s.zone), names.get(str(state.get("dealer")), state.get("dealer"))
+        dealer = names.get(dealt[1], dealt[1])
+        reason = f"the first card is {s.zone}'s: {dealt[1]} dealt, not {state.get('dealer')}"
+        say = f"{who} laid the first card ({_pretty(s.card)}), so {dealer} dealt, not {told}"
+        after = self._flag(s, "dealer", reason, event, state=state, say=say)
+        flag = self.flags[-1]
+        if flag.kind == "dealer":
+            flag.choices = [{"label": f"{dealer} dealt: swap", "action": "accept"},
+                            {"label": "Not a card", "action": "dismiss"}]
+            self._swap = dealt
+        return after
 
     def _find_dealer(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         """A game begun with no dealer (none tapped, a game the camera started): the table says
@@ -533,7 +583,7 @@ class Follower:
     def _blocked(self) -> bool:
         """Whether a flag of the play or the starter waits for the players: the plays after it
         wait too, so the game takes each card in the order it was laid."""
-        return any(f.kind in ("play", "starter") for f in self.flags)
+        return any(f.kind in ("play", "starter", "dealer") for f in self.flags)
 
     def _release(self, state: dict[str, Any]) -> dict[str, Any]:
         """Send the plays held behind a flag, in order, once none blocks them."""

@@ -58,11 +58,13 @@ def players_words(settings: dict[str, Any]) -> str:
 
 class DealWatch:
     """Watches the table through ``tracker`` (no follower) for the first card of a deal; the game
-    it would start has ``settings``. Begun afresh: the tracker reads the whole table again."""
+    it would start has ``settings``, its sides said once as ``players`` (:func:`players_words`),
+    not on every frame. Begun afresh: the tracker reads the whole table again."""
 
     def __init__(self, tracker: Tracker, settings: dict[str, Any]) -> None:
         self.tracker = tracker
         self.settings = settings
+        self.players = players_words(settings)
         self.learnt = False  # the table as the watch began has been read once, lying still
         tracker.forget()
 
@@ -92,10 +94,9 @@ class DealWatch:
 
     def words(self) -> str:
         """What the watch waits for, in players' words."""
-        players = players_words(self.settings)
         if not self.learnt:
-            return f"looking at the table: the next deal starts a game of {players}"
+            return f"looking at the table: the next deal starts a game of {self.players}"
         if self.leftovers():
             return f"the last game's cards lie on the table: once it is cleared, the next deal " \
-                   f"starts a game of {players}"
-        return f"waiting for a deal: the first card turned up starts a game of {players}"
+                   f"starts a game of {self.players}"
+        return f"waiting for a deal: the first card turned up starts a game of {self.players}"

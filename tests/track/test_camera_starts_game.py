@@ -223,3 +223,24 @@ def test_a_game_started_on_the_new_tab_takes_the_cameras_deal_over(companion: Co
     finally:
         script.finished = True
         camera.close()
+
+
+def test_the_watch_says_its_players_once_not_on_every_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words of a watch are asked after every frame (told to the page when they change):
+    the sides in them are worked out once, when the watch begins."""
+    import numpy as np
+
+    from companion import dealwatch
+    from vision.track import Tracker, Zones
+
+    said: list[dict[str, Any]] = []
+    words = dealwatch.players_words
+    monkeypatch.setattr(dealwatch, "players_words", lambda settings: said.append(settings) or words(settings))
+    watch = dealwatch.DealWatch(Tracker(Zones.default(2), reader=lambda image: ([], [])),
+                                {"players": ["Cy", "Dee"]})
+    table = np.full((360, 640, 3), 60, np.uint8)
+    for number in range(20):
+        assert watch.feed(table, number) is None
+        assert watch.words().endswith("starts a game of Cy v Dee")
+    assert watch.learnt  # the empty table was learnt: the words went on past the first kind
+    assert said == [{"players": ["Cy", "Dee"]}]

@@ -101,6 +101,9 @@ class CompanionGame:
     def apply(self, event: dict[str, Any]) -> dict[str, Any]:
         return self.companion.apply(self.game_id, event, source="camera")  # type: ignore[no-any-return]
 
+    def events(self) -> list[dict[str, Any]]:
+        return self.companion.events(self.game_id)  # type: ignore[no-any-return]
+
 
 class CameraService:
     """Follows the companion's newest game from the frame source ``spec``.

@@ -72,30 +72,24 @@ class Cgroup:
         'A'
         """
         name = f"crib-bench-{os.getpid()}"
-        v2 = Path("/sys/fs/cgroup")
-        if (v2 / "cgroup.controllers").is_file():
-            path = v2 / name
+        # v2, else v1: the file that marks it, the limit's file, the swap's file and its value
+        # (v1's memsw is RAM + swap: the same limit means no swap at all)
+        for kind, root, sign, limit_file, swap_file, swap in (
+                ("v2", Path("/sys/fs/cgroup"), "cgroup.controllers", "memory.max", "memory.swap.max", "0"),
+                ("v1", Path("/sys/fs/cgroup/memory"), "memory.limit_in_bytes", "memory.limit_in_bytes",
+                 "memory.memsw.limit_in_bytes", str(limit))):
+            if not (root / sign).is_file():
+                continue
+            path = root / name
             try:
                 path.mkdir()
-                (path / "memory.max").write_text(str(limit))
-                if (path / "memory.swap.max").exists():
-                    (path / "memory.swap.max").write_text("0")
-                return cls("v2", path)
+                (path / limit_file).write_text(str(limit))
+                if (path / swap_file).exists():
+                    (path / swap_file).write_text(swap)
+                return cls(kind, path)
             except OSError as exc:
                 _remove(path)
-                return cls("none", why=f"cgroup v2 at {v2} is not writable ({exc.strerror})")
-        v1 = Path("/sys/fs/cgroup/memory")
-        if (v1 / "memory.limit_in_bytes").is_file():
-            path = v1 / name
-            try:
-                path.mkdir()
-                (path / "memory.limit_in_bytes").write_text(str(limit))
-                if (path / "memory.memsw.limit_in_bytes").exists():  # RAM + swap: no swap at all
-                    (path / "memory.memsw.limit_in_bytes").write_text(str(limit))
-                return cls("v1", path)
-            except OSError as exc:
-                _remove(path)
-                return cls("none", why=f"cgroup v1 at {v1} is not writable ({exc.strerror})")
+                return cls("none", why=f"cgroup {kind} at {root} is not writable ({exc.strerror})")
         return cls("none", why="no memory cgroup controller mounted")
 
     def describe(self, limit: int) -> str:

@@ -39,6 +39,8 @@ from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
+from web.security import client_key
+
 log = logging.getLogger("web.server")
 
 HEAD_TIMEOUT_S = 10.0
@@ -56,13 +58,6 @@ MAX_BODY = 12 * 1024 * 1024 + 64 * 1024
 OWN = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 
 
-def client_key(address: str) -> str:
-    """The address a connection is counted against (an IPv6 /64 as one)."""
-    from web.security import client_key as key
-
-    return key(address)
-
-
 def body_overdue(elapsed: float, received: int, timeout: float = BODY_TIMEOUT_S,
                  rate: int = BODY_RATE) -> bool:
     """Has a body begun ``elapsed`` seconds ago, ``received`` bytes of it come, taken too long?
@@ -74,9 +69,11 @@ def body_overdue(elapsed: float, received: int, timeout: float = BODY_TIMEOUT_S,
 
 
 class GuardedChannel(HTTPChannel):  # type: ignore[misc]
-    """waitress's channel, noting when each request's first bytes came, when its head was whole
-    and how many bytes came since."""
+    """waitress's channel, noting the address it is counted against (``client``: an IPv6 /64 as
+    one, :func:`web.security.client_key`; None for this computer), when each request's first
+    bytes came, when its head was whole and how many bytes came since."""
 
+    client: str | None = None
     head_started: float | None = None
     body_started: float | None = None
     body_received = 0
@@ -117,18 +114,19 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]
         except OSError:
             return
         address = str(addr[0]).split("%", 1)[0] if isinstance(addr, tuple) else ""
-        if address not in self.own:
-            key = client_key(address)
-            others = [c for c in self._map.values() if isinstance(c, GuardedChannel)
-                      and str(c.addr[0]).split("%", 1)[0] not in self.own]
-            mine = sum(1 for c in others if client_key(str(c.addr[0]).split("%", 1)[0]) == key)
+        key = None if address in self.own else client_key(address)
+        if key is not None:
+            others = [c.client for c in self._map.values()
+                      if isinstance(c, GuardedChannel) and c.client is not None]
+            mine = others.count(key)
             if mine >= self.per_address or len(others) >= self.shared_limit:
                 log.warning("refused a connection from %s: %s", address,
                             "too many from that address" if mine >= self.per_address
                             else "too many connections")
                 conn.close()
                 return
-        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+        channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+        channel.client = key
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from browserkit import start_server, stop_server
+from webhelpers import read_until_quiet, serving
 
 import companion.service as service
 from companion.service import Companion, ServeConfig, build_app, make_server
@@ -58,14 +58,9 @@ def quick_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tu
     companion = Companion(GameStore(tmp_path / "games.sqlite3"), leds="none")
     config = ServeConfig(data_dir=tmp_path, port=0, web={"SSE_HEARTBEAT": 0.3})
     app = build_app(config, companion)
-    server = make_server(config, app)
-    runner = threading.Thread(target=server.run, daemon=True)
-    runner.start()
-    yield "127.0.0.1", int(server.effective_port)
-    app.extensions["crib"].hub.close_all()
-    server.close()
-    server.task_dispatcher.shutdown()
-    runner.join(10)
+    with serving(make_server(config, app)) as port:
+        yield "127.0.0.1", port
+        app.extensions["crib"].hub.close_all()
     companion.close()
 
 
@@ -86,12 +81,7 @@ def test_idle_sockets_are_closed_and_a_live_stream_stays(quick_server: tuple[str
         assert all(closed_by_server(sock, within=5) for sock in idle)
         # the stream outlived them, and its keep-alive comments still come
         stream.settimeout(0.1)
-        seen = b""
-        try:
-            while chunk := stream.recv(4096):
-                seen += chunk
-        except TimeoutError:
-            pass
+        seen = read_until_quiet(stream)
         assert b"200 OK" in seen and b"text/event-stream" in seen, seen
         stream.settimeout(3)
         assert b": still here" in stream.recv(4096)

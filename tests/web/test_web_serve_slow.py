@@ -6,14 +6,15 @@ refused before it is read."""
 from __future__ import annotations
 
 import socket
-import threading
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from webhelpers import read_until_quiet, serving
 
+import companion.server
 from companion.server import guarded_server
 from companion.service import Companion, ServeConfig, build_app, make_server
 from cribbage.gamelog import GameStore
@@ -44,15 +45,6 @@ def table(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
     companion.close()
 
 
-def run(server: Any) -> Iterator[int]:
-    runner = threading.Thread(target=server.run, daemon=True)
-    runner.start()
-    yield int(server.effective_port)
-    server.close()
-    server.task_dispatcher.shutdown()
-    runner.join(10)
-
-
 def slow(port: int, source: str) -> socket.socket:
     """A connection from ``source`` that begins a request head and sends no more."""
     sock = socket.socket()
@@ -73,54 +65,73 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
         return True
 
 
+def cut_while_trickling(sock: socket.socket, pieces: Iterable[bytes]) -> bool:
+    """Send ``pieces`` one at a time, each once the server has held the connection 0.2 s more:
+    did the server cut it before they were all sent?"""
+    for piece in pieces:
+        try:
+            sock.sendall(piece)
+        except OSError:
+            return True
+        if closed_by_server(sock, within=0.2):
+            return True
+    return False
+
+
 def test_many_slow_sockets_leave_the_pis_page_served(table: tuple[Any, Any]) -> None:
     _, app = table
     server = guarded_server(app, host="127.0.0.1", port=0, threads=4, limit=LIMIT,
                             per_address=PER_ADDRESS, reserve=RESERVE, head_timeout=60.0)
-    ports = run(server)
-    port = next(ports)
     held: list[socket.socket] = []
-    try:
-        one = [slow(port, "127.0.0.2") for _ in range(3 * PER_ADDRESS)]
-        held += one
-        closed = [closed_by_server(s, within=0.5) for s in one]
-        assert closed.count(False) == PER_ADDRESS  # the rest were closed as they came
-        for k in range(3, 3 + 2 * LIMIT // PER_ADDRESS):  # more addresses: the shared limit
-            held += [slow(port, f"127.0.0.{k}") for _ in range(PER_ADDRESS)]
-        open_now = [s for s in held if not closed_by_server(s, within=0.2)]
-        assert len(open_now) <= LIMIT
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
-            assert page.status == 200  # the Pi's own page, through it all
-    finally:
-        for sock in held:
-            sock.close()
-        next(ports, None)
+    with serving(server) as port:
+        try:
+            one = [slow(port, "127.0.0.2") for _ in range(3 * PER_ADDRESS)]
+            held += one
+            closed = [closed_by_server(s, within=0.5) for s in one]
+            assert closed.count(False) == PER_ADDRESS  # the rest were closed as they came
+            for k in range(3, 3 + 2 * LIMIT // PER_ADDRESS):  # more addresses: the shared limit
+                held += [slow(port, f"127.0.0.{k}") for _ in range(PER_ADDRESS)]
+            open_now = [s for s in held if not closed_by_server(s, within=0.2)]
+            assert len(open_now) <= LIMIT
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+                assert page.status == 200  # the Pi's own page, through it all
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_each_connection_is_keyed_once(table: tuple[Any, Any],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The address a connection counts against is worked out when it is accepted, not again for
+    every open connection each time another comes."""
+    _, app = table
+    keyed: list[str] = []
+    key = companion.server.client_key
+    monkeypatch.setattr(companion.server, "client_key", lambda a: keyed.append(a) or key(a))
+    server = guarded_server(app, host="127.0.0.1", port=0, threads=4, head_timeout=60.0)
+    held: list[socket.socket] = []
+    with serving(server) as port:
+        try:
+            held += [slow(port, "127.0.0.2") for _ in range(PER_ADDRESS)]
+            # the Pi's request is accepted after them (in turn), and is not keyed
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+                assert page.status == 200
+            assert keyed == ["127.0.0.2"] * PER_ADDRESS
+        finally:
+            for sock in held:
+                sock.close()
 
 
 def test_a_request_head_must_come_in_time(table: tuple[Any, Any]) -> None:
     _, app = table
     server = guarded_server(app, host="127.0.0.1", port=0, threads=4, head_timeout=1.0,
                             cleanup_interval=1)
-    ports = run(server)
-    port = next(ports)
-    sock = slow(port, "127.0.0.2")
-    try:
-        cut = False
-        for k in range(60):  # one more header line every 0.2 s: never idle, never done
-            try:
-                sock.sendall(f"X-Slow-{k}: 1\r\n".encode())
-            except OSError:
-                cut = True
-                break
-            if closed_by_server(sock, within=0.2):
-                cut = True
-                break
-        assert cut, "a head sent a line at a time was never cut off"
+    with serving(server) as port, slow(port, "127.0.0.2") as sock:
+        # one more header line every 0.2 s: never idle, never done
+        lines = (f"X-Slow-{k}: 1\r\n".encode() for k in range(60))
+        assert cut_while_trickling(sock, lines), "a head sent a line at a time was never cut off"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
             assert page.status == 200
-    finally:
-        sock.close()
-        next(ports, None)
 
 
 def test_a_request_body_must_come_in_time(table: tuple[Any, Any]) -> None:
@@ -130,46 +141,30 @@ def test_a_request_body_must_come_in_time(table: tuple[Any, Any]) -> None:
     _, app = table
     server = guarded_server(app, host="127.0.0.1", port=0, threads=4, head_timeout=60.0,
                             body_timeout=1.0, body_rate=1024, cleanup_interval=1)
-    ports = run(server)
-    port = next(ports)
-    head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 4000\r\n\r\n")
-    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-    try:
-        sock.sendall(head)
-        cut = False
-        for _ in range(60):  # one byte every 0.2 s: never idle, 4000 bytes would take 13 min
-            try:
-                sock.sendall(b" ")
-            except OSError:
-                cut = True
-                break
-            if closed_by_server(sock, within=0.2):
-                cut = True
-                break
-        assert cut, "a body sent a byte at a time was never cut off"
-    finally:
-        sock.close()
-    body = b'{"players": ["Ann", "Bob"]}'
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as whole:
-        whole.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
-        answer = b""
-        while part := whole.recv(65536):
-            answer += part
-    assert answer.startswith(b"HTTP/1.1 "), answer[:100]  # answered (403 without the CSRF token)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
-        assert page.status == 200
-    next(ports, None)
+    with serving(server) as port:
+        head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 4000\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(head)
+            # one byte every 0.2 s: never idle, 4000 bytes would take 13 min
+            assert cut_while_trickling(sock, [b" "] * 60), "a body sent a byte at a time was never cut off"
+        body = b'{"players": ["Ann", "Bob"]}'
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as whole:
+            whole.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+            answer = b""
+            while part := whole.recv(65536):
+                answer += part
+        assert answer.startswith(b"HTTP/1.1 "), answer[:100]  # answered (403 without the CSRF token)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+            assert page.status == 200
 
 
 def test_a_body_larger_than_the_api_takes_is_refused_unread(table: tuple[Any, Any]) -> None:
     config, app = table
-    ports = run(make_server(config, app))
-    port = next(ports)
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     sent, chunk = 0, b"x" * (1024 * 1024)
-    try:
+    with serving(make_server(config, app)) as port, \
+            socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(b"POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                      b"Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n\r\n")
         try:
@@ -178,14 +173,6 @@ def test_a_body_larger_than_the_api_takes_is_refused_unread(table: tuple[Any, An
                 sent += len(chunk)
         except OSError:
             pass
-        answer = b""
-        try:
-            while part := sock.recv(65536):
-                answer += part
-        except OSError:
-            pass
-    finally:
-        sock.close()
-        next(ports, None)
+        answer = read_until_quiet(sock)
     assert sent < 60 * 1024 * 1024, f"the server read {sent >> 20} MB before refusing"
     assert answer == b"" or answer.startswith(b"HTTP/1.1 413"), answer[:100]

@@ -1,7 +1,12 @@
-"""Helpers for the page's tests: the API client with its CSRF token, and a known deal."""
+"""Helpers for the page's tests: the API client with its CSRF token, a known deal, and a real
+server run in a thread."""
 
 from __future__ import annotations
 
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -54,3 +59,29 @@ DEAL = [
     {"type": "show", "seat": "B", "cards": ["5S", "TD", "9C", "9H"]},
     {"type": "crib", "cards": ["2C", "3S", "QH", "KS"]},
 ]
+
+
+@contextmanager
+def serving(server: Any) -> Iterator[int]:
+    """``server`` (waitress's, made but not running: ``guarded_server``, ``make_server``) run in
+    a thread; yields its port, and closes it and its threads on leaving."""
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    try:
+        yield int(server.effective_port)
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown()
+        runner.join(10)
+
+
+def read_until_quiet(sock: socket.socket) -> bytes:
+    """What the server sends on ``sock`` until it closes the connection, resets it, or sends
+    nothing for the socket's timeout."""
+    answer = b""
+    try:
+        while part := sock.recv(65536):
+            answer += part
+    except OSError:
+        pass
+    return answer

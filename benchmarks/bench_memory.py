@@ -197,6 +197,9 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+PER_MINUTE = 120  # samples a minute (one each half second)
+
+
 @dataclass
 class Samples:
     rss_kb: list[int] = field(default_factory=list)  # the server and its children
@@ -397,6 +400,10 @@ def main() -> int:
     print(f"followed {seen} of {want} frames in {took:.0f} s; phones: "
           f"{sum(p.events for p in phones)} stream events, {sum(p.polls for p in phones)} polls, "
           f"{sum(len(p.errors) for p in phones)} errors")
+    minutes = [statistics.median(rss[i:i + PER_MINUTE]) / KB for i in range(0, len(rss), PER_MINUTE)]
+    print("RSS each minute (MB): " + " ".join(f"{m:.0f}" for m in minutes)
+          + (f"; after the first minute it grew {max(minutes[1:]) - minutes[1]:+.0f} MB"
+             if len(minutes) > 2 else ""))
     print(f"RSS: peak {peak:.0f} MB, steady {steady:.0f} MB (median of the second half); "
           f"threads: {max(samples.threads or [0])}")
     if rss:

@@ -37,6 +37,21 @@ def chromium_path() -> str | None:
     return None
 
 
+def spawn_server(
+    data: Path, *args: str, host: str = "127.0.0.1", stderr: int = subprocess.DEVNULL
+) -> subprocess.Popen[str]:
+    """``crib serve --host HOST`` on a free port in a subprocess, its lines on ``proc.stdout``
+    (the first printed once it listens)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", host, "--port", "0",
+         "--data", str(data), *args],
+        stdout=subprocess.PIPE, stderr=stderr, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    return proc
+
+
 def start_server(
     data: Path, *args: str, stderr: int = subprocess.DEVNULL
 ) -> tuple[subprocess.Popen[str], str]:
@@ -44,12 +59,7 @@ def start_server(
 
     ``stderr=subprocess.PIPE`` keeps its log for the test to read.
     """
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data", str(data), *args],
-        stdout=subprocess.PIPE, stderr=stderr, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    proc = spawn_server(data, *args, stderr=stderr)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     match = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)

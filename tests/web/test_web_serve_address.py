@@ -3,23 +3,15 @@ phones in; on ``::`` (IPv6 alone) ``[::1]`` and the machine's IPv6 address, in t
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from browserkit import stop_server
+from browserkit import spawn_server, stop_server
 
 
 def test_a_localhost_server_says_how_to_let_phones_in(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data", str(tmp_path / "data"), "--leds", "none"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    proc = spawn_server(tmp_path / "data", "--leds", "none", host="127.0.0.1")
     assert proc.stdout is not None
     try:
         first = proc.stdout.readline()  # printed once it listens
@@ -37,12 +29,7 @@ def test_a_server_on_every_ipv6_address_points_at_addresses_that_answer(tmp_path
     and each answers."""
     import urllib.request
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "::", "--port", "0",
-         "--data", str(tmp_path / "data"), "--leds", "none"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    proc = spawn_server(tmp_path / "data", "--leds", "none", host="::")
     assert proc.stdout is not None
     try:
         first = proc.stdout.readline()

@@ -28,6 +28,19 @@ def _cards(event: dict[str, Any]) -> str:
     return ""
 
 
+_SAID = {
+    "undo": "Undo",
+    "dealer": "{who} deals",
+    "starter": "Starter {cards}",
+    "play": "{who} laid {cards}",
+    "go": "{who}: go",
+    "discard": "{who} laid away {cards}",
+    "crib-card": "Card dealt to the crib: {cards}",
+    "muggins": "Muggins! called by {who}",
+}
+"""The events said in one fixed sentence, with who sent them and their cards."""
+
+
 def _kept(state: dict[str, Any] | None) -> int:
     settings = (state or {}).get("settings") or {}
     variant = VARIANTS.get(str(settings.get("variant") or (state or {}).get("variant") or ""))
@@ -53,13 +66,11 @@ def event_words(event: dict[str, Any], state: dict[str, Any] | None) -> str:
     cards = _cards(event)
     claim = event.get("claim")
     claimed = f", claims {claim}" if claim is not None else ""
+    if kind in _SAID:
+        return _SAID[kind].format(who=who, cards=cards)
     if kind == "correct":
         inner = event.get("with") if isinstance(event.get("with"), dict) else {}
         return f"Correction of #{event.get('event')}: {event_words(inner, state)}"
-    if kind == "undo":
-        return "Undo"
-    if kind == "dealer":
-        return f"{who} deals"
     if kind == "cut":
         cut = event.get("cards")
         if isinstance(cut, dict):
@@ -71,25 +82,12 @@ def event_words(event: dict[str, Any], state: dict[str, Any] | None) -> str:
         return "New deal" + (f": {names.get(str(dealer), str(dealer))} deals" if dealer else "")
     if kind == "misdeal":
         return "Misdeal" + (f" (penalty {event['penalty']})" if "penalty" in event else "")
-    if kind == "starter":
-        return f"Starter {cards}"
-    if kind == "play":
-        return f"{who} laid {cards}"
-    if kind == "go":
-        return f"{who}: go"
     if kind == "hand":
         many = isinstance(event.get("cards"), list) and len(event["cards"]) > _kept(state)
         return f"{who}'s {'cards dealt' if many else 'hand'}: {cards}"
-    if kind == "discard":
-        return f"{who} laid away {cards}"
-    if kind == "crib-card":
-        return f"Card dealt to the crib: {cards}"
-    if kind == "show":
-        return f"{who}'s hand" + (f": {cards}" if cards else "") + claimed
-    if kind == "crib":
-        return "The crib" + (f": {cards}" if cards else "") + claimed
-    if kind == "muggins":
-        return f"Muggins! called by {who}"
+    if kind in ("show", "crib"):
+        counted = f"{who}'s hand" if kind == "show" else "The crib"
+        return counted + (f": {cards}" if cards else "") + claimed
     if kind == "adjust":
         points = event.get("points")
         sign = "+" if isinstance(points, int) and points >= 0 else ""

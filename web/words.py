@@ -119,7 +119,7 @@ def awards_words(awards: list[dict[str, Any]], state: dict[str, Any] | None) -> 
     ...               "points": 1}, {"seat": "B", "kind": "fifteen", "points": 2}], state)
     'Bob: pair for two, fifteen for two; Ann: last card for one'
     """
-    names = _names_of(state)
+    names = names_of(state)
     by_seat: dict[Any, list[str]] = {}
     for award in awards:
         by_seat.setdefault(award.get("seat"), []).append(_item_words(award, state))
@@ -175,7 +175,7 @@ def cut_words(state: dict[str, Any]) -> str:
         return ""
     cut = cuts[-1]
     cards = {str(k): str(v) for k, v in (cut.get("cards") or {}).items()}
-    names = _names_of(state)
+    names = names_of(state)
     said = ", ".join(f"{names.get(seat, seat)} cut {_symbol(card)}" for seat, card in sorted(cards.items()))
     again = [str(seat) for seat in cut.get("again") or []]
     if again:
@@ -204,7 +204,7 @@ def aside_words(state: dict[str, Any]) -> dict[str, Any] | None:
     entries = [e for e in state.get("set_aside") or [] if isinstance(e, dict)]
     if not entries:
         return None
-    names = _names_of(state)
+    names = names_of(state)
     goes = []
     for entry in entries:
         who = names.get(str(entry.get("seat")), str(entry.get("seat")))
@@ -314,10 +314,6 @@ _CUT_AGAIN = re.compile(
 
 def names_of(state: dict[str, Any] | None) -> dict[str, str]:
     """Seat letters and side ids to names: ``{"A": "Ann", "AC": "Ann & Cat"}``."""
-    return _names_of(state)
-
-
-def _names_of(state: dict[str, Any] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for p in (state or {}).get("players") or []:
         if isinstance(p, dict) and p.get("seat") and p.get("name"):
@@ -341,7 +337,7 @@ def name_seats(text: str, state: dict[str, Any] | None) -> str:
     >>> name_seats("A hand shows 4 cards; AS is not in A's hand", state)
     "A hand shows 4 cards; AS is not in Ann's hand"
     """
-    names = _names_of(state)
+    names = names_of(state)
 
     def one(match: re.Match[str]) -> str:
         return names.get(match.group(1), match.group(1))
@@ -386,7 +382,7 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
         return _not_now(phase.group("kind"), phase.group("phase"))
     cut = _CUT_MISSING.match(text)
     if cut:
-        names = _names_of(state)
+        names = names_of(state)
         who = [f"{names.get(s, s)}'s" for s in re.findall(r"[A-D]", cut.group("seats"))]
         verb = "is" if len(who) == 1 else "are"
         again = state is not None and 0 < len(state.get("cutting") or []) < len(state.get("players") or [])
@@ -394,13 +390,13 @@ def refusal_words(message: str, state: dict[str, Any] | None = None, rule: str =
         return f"Tap a cut card for {players}: {' and '.join(who)} {verb} missing"
     again = _CUT_AGAIN.match(text)
     if again:
-        names = _names_of(state)
+        names = names_of(state)
         tied, others = (" and ".join(names.get(s, s) for s in re.findall(r"\b[A-D]\b", again.group(k)))
                         for k in ("again", "others"))
         return f"Only {tied} cut again (equal lowest cuts), not {others}"
     over = _OVER.match(text)
     if over:
-        who = _names_of(state).get(over.group("who"), over.group("who"))
+        who = names_of(state).get(over.group("who"), over.group("who"))
         return f"The game is over: {who} won."
     text = name_seats(text, state)
     text = re.sub(r"\bfor the show\b", "for the hand", text)
@@ -422,7 +418,7 @@ def zones_words(message: str, state: dict[str, Any] | None) -> str:
     >>> zones_words("seat C's zone lies inside the centre", None)
     "Player 3's zone lies inside the centre"
     """
-    names = _names_of(state)
+    names = names_of(state)
     return _capital(_SEAT_WORD.sub(lambda m: names.get(m.group(1)) or f"Player {ord(m.group(1)) - 64}",
                                    message))
 
@@ -431,6 +427,6 @@ def reason_words(reason: str, state: dict[str, Any] | None) -> str:
     """An award's reason with names: ``"B claimed 19 of 21"`` → ``"Bob claimed 19 of 21"``."""
     match = _CLAIMED.match(reason)
     if match:
-        who = _names_of(state).get(match.group(1), match.group(1))
+        who = names_of(state).get(match.group(1), match.group(1))
         return f"{who} claimed {match.group(2)} of {match.group(3)}"
     return name_seats(reason, state)

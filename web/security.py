@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from cribbage.errors import StorageError
+from cribbage.storage import file_error
 
 PIN_ITERATIONS = 100_000
 MAX_PIN_FAILURES = 5
@@ -164,8 +165,6 @@ def write_private(path: Path, text: str, what: str) -> None:
     """Write ``text`` to ``path`` whole or not at all, readable by this user only. A full or
     read-only card is a :class:`~cribbage.errors.StorageError` (``what`` names the file in its
     words) and leaves no ``.tmp`` behind."""
-    from cribbage.storage import file_error
-
     tmp = path.with_suffix(".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -36,7 +36,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from web.bodies import body_object
 from web.errors import ApiError
-from web.hosts import host_name, host_port, phone_name
+from web.hosts import host_name, host_port, phone_name, url_host
 from web.proxy import forwarded
 from web.security import Throttle, WebSettings, client_key, is_loopback
 
@@ -127,7 +127,7 @@ def table_link(with_code: bool = True) -> str:
         public = phone_name(str(current_app.config.get("LISTEN_HOST", "127.0.0.1")))
         if public is not None:
             port = host_port(host)
-            host = (f"[{public}]" if ":" in public else public) + (f":{port}" if port else "")
+            host = url_host(public) + (f":{port}" if port else "")
     link = f"{request.scheme}://{host}/"
     return link + ("?" + urlencode({"code": _settings().table_code}) if with_code else "")
 

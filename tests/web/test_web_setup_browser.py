@@ -7,6 +7,7 @@ picture, refreshes about once a second, and ends with "Lay one card in front of 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -199,3 +200,30 @@ def test_the_camera_status_counts_frames_while_open_and_a_long_path_stays_on_scr
         box = state.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= size[0] + 1, box  # wrapped, not off the screen
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_without_the_stream_the_camera_tab_asks_its_status_once_every_2_s(tmp_path: Path, good: Any) -> None:
+    """Polling (no live stream), camera-watch.js asks GET /api/camera every 2 s: the Camera tab's
+    snapshot loop does not ask a second time."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from browserkit import CHROMIUM_ARGS, TIMEOUT
+
+    with serve(tmp_path, [good] * 3) as url, sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.route("**/api/stream*", lambda route: route.abort())
+        asked: list[tuple[str, float]] = []
+        page.on("request", lambda r: asked.append((r.url.split("?")[0].removeprefix(url.rstrip("/")),
+                                                   time.monotonic())))
+        page.goto(url)
+        expect(page.locator("#live")).to_have_text("polling")
+        page.click('#tabs a[data-tab="camera"]')
+        snapshots = lambda: [t for path, t in asked if path == "/api/camera/snapshot.jpg"]  # noqa: E731
+        page.wait_for_function("() => document.querySelector('#cam-img').src.startsWith('blob:')")
+        while len(snapshots()) < 20:  # about ten seconds of the tab: the snapshot every 0.5 s
+            page.wait_for_event("request", predicate=lambda r: "snapshot.jpg" in r.url)
+        first, last = snapshots()[1], snapshots()[-1]
+        status = [t for path, t in asked if path == "/api/camera" and first <= t <= last]
+        assert len(status) <= (last - first) / 2 + 1, (len(status), last - first)
+        chromium.close()

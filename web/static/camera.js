@@ -171,7 +171,8 @@ async function camSnap() {
     cam.loading = false;
   }
   // the status too (its frame count), every 2 s while the tab is seen: the stream tells changes only
-  if (Date.now() - (cam.statusAt || 0) >= 2000) { cam.statusAt = Date.now(); camLoad(); }
+  // (without the stream camera-watch.js asks every 2 s already)
+  if (app.es && Date.now() - (cam.statusAt || 0) >= 2000) { cam.statusAt = Date.now(); camLoad(); }
   cam.timer = setTimeout(() => { cam.timer = null; camSnap(); }, wait);
 }
 

@@ -97,6 +97,31 @@ def test_the_picker_starts_above_the_fold(phone: Any) -> None:
         assert min(keys) >= 40, min(keys)
 
 
+def test_the_table_tab_sits_the_board_beside_the_scores_on_a_phone_on_its_side(phone: Any) -> None:
+    page = phone
+    new_game(page, names=("Ann", "Bob"))
+    send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
+                       {"type": "play", "seat": "A", "card": "JC"},
+                       {"type": "play", "seat": "B", "card": "5S"}])
+    page.click("#tabs >> text=Table")
+    expect(page.locator("#scores .score")).to_have_count(2)
+    expect(page.locator("#board-wrap svg.board")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    scores, board = rect(page, "#scores"), rect(page, "#board-wrap svg.board")
+    assert scores["bottom"] <= height, (scores, height)  # the scores above the fold either way
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    if width < height:  # upright: the board under the scores, the page's width
+        assert board["top"] >= scores["bottom"] and board["width"] >= width - 20, (board, scores)
+        return
+    # on its side: the board beside the scores, whole in view at the top of the tab
+    assert board["left"] >= scores["right"] and board["top"] < scores["bottom"], (board, scores)
+    assert board["bottom"] <= height and board["height"] >= 150, (board, height)
+    assert_in_view_below_the_bars(page, "#spoken")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # and it stays there
+    assert_in_view_below_the_bars(page, "#board-wrap svg.board")
+
+
 def test_a_61_point_game_has_a_mark_at_61_and_ends_with_a_rematch(phone: Any) -> None:
     page = phone
     new_game(page, names=("Ann", "Bob"), variant="three-player")

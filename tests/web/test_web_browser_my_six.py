@@ -74,3 +74,37 @@ def test_a_deal_without_my_six_says_what_is_known(phone: Any) -> None:
     expect(known).to_contain_text("Deal 1: Ann kept J♣ 5♥ 4♥ 6♦, Bob kept 5♠ 10♦ 9♣ 9♥; "
                                   "the crib held 2♣ 3♠ Q♥ K♠.")
     expect(known).to_contain_text("Who threw which crib cards is not known")
+
+
+THREE_DEAL = [  # a three-player deal as a camera sends it: Cy deals, no cards dealt entered
+    {"type": "dealer", "seat": "C"}, {"type": "starter", "card": "4S"},
+    {"type": "play", "seat": "A", "card": "6C"}, {"type": "play", "seat": "B", "card": "2S"},
+    {"type": "play", "seat": "C", "card": "5S"}, {"type": "play", "seat": "A", "card": "3S"},
+    {"type": "play", "seat": "B", "card": "JS"}, {"type": "play", "seat": "C", "card": "AS"},
+    {"type": "play", "seat": "A", "card": "4C"}, {"type": "play", "seat": "B", "card": "8D"},
+    {"type": "play", "seat": "C", "card": "QD"}, {"type": "play", "seat": "A", "card": "TH"},
+    {"type": "go", "seat": "B"}, {"type": "play", "seat": "B", "card": "TD"},
+    {"type": "play", "seat": "C", "card": "9C"},
+    {"type": "show", "seat": "A", "cards": ["4C", "TH", "3S", "6C"]},
+    {"type": "show", "seat": "B", "cards": ["TD", "8D", "JS", "2S"]},
+    {"type": "show", "seat": "C", "cards": ["QD", "AS", "5S", "9C"]},
+    {"type": "crib", "cards": ["9D", "KD", "QH", "4D"]},
+]
+
+
+def test_history_of_a_three_player_game_names_my_five(phone: Any) -> None:
+    """Three players are dealt five: History names the Play tab's button, My five, not My six."""
+    page = phone
+    new_game(page, names=("Ann", "Bob", "Cy"), variant="three-player")
+    send_events(page, [{"type": "dealer", "seat": "C"}])
+    expect(page.locator('#actions button[data-act="hand"]')).to_have_text("My five")
+    send_events(page, THREE_DEAL[1:])
+    page.click("#tabs >> text=History")
+    game = page.evaluate("() => Crib.app.gameId")
+    known = page.locator(f'#games li[data-game="{game}"] details.known')
+    expect(known).to_be_attached()
+    known.locator("summary").click()
+    expect(known).to_contain_text("Deal 1: Ann kept 4♣ 10♥ 3♠ 6♣, Bob kept 10♦ 8♦ J♠ 2♠, "
+                                  "Cy kept Q♦ A♠ 5♠ 9♣; the crib held 9♦ K♦ Q♥ 4♦.")
+    expect(known).to_contain_text("(My five, as the Play tab's button says)")
+    expect(known).not_to_contain_text("My six")

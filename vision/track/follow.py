@@ -133,6 +133,41 @@ def _pretty(card: str | None) -> str:
     return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(card[1], card[1])
 
 
+def _refused_words(exc: CribbageError, event: dict[str, Any], where: str,
+                   state: dict[str, Any]) -> str:
+    """A card the rules refuse, asked about in players' words: seat names and card symbols,
+    never the engine's letters (its text stays in the flag's ``reason``, for the log).
+
+    >>> from cribbage.errors import RuleError
+    >>> state = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
+    ...          "next": "A", "count": 25}
+    >>> play = {"type": "play", "seat": "B", "card": "9C"}
+    >>> _refused_words(RuleError("B cannot lay 9C out of turn: it is A's turn", rule="turn"),
+    ...                play, "Bob's row", state)
+    "9♣ in Bob's row, but it is Ann's turn: which card is it, or whose?"
+    >>> _refused_words(RuleError("...", rule="thirty-one"), play, "Bob's row", state)
+    "9♣ in Bob's row would take the count past 31 (it is 25): which card is it, or whose?"
+    """
+    card = _pretty(event.get("card"))
+    rule = getattr(exc, "rule", "")
+    if event.get("type") == "starter":
+        why = "it was seen already this deal" if rule == "card-seen" else "the rules refuse it there"
+        return f"{card} as the starter, but {why}: which card is it?"
+    names = _names(state)
+    nxt, seat = state.get("next"), event.get("seat")
+    if rule == "turn" and isinstance(nxt, str) and nxt in names and nxt != seat:
+        why = f", but it is {names[nxt]}'s turn"
+    elif rule == "thirty-one":
+        why = f" would take the count past 31 (it is {int(state.get('count') or 0)})"
+    elif rule == "card-seen":
+        why = f", but {card} was seen already this deal"
+    elif rule in ("not-in-hand", "hand-size"):
+        why = f", but it is not one of {names.get(str(seat), 'their')}'s cards"
+    else:
+        why = ", but the rules refuse it there"
+    return f"{card} in {where}{why}: which card is it, or whose?"
+
+
 CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
 RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
@@ -655,7 +690,7 @@ class Follower:
                         "action": "accept"})
         elif card and flag.kind == "crib-all":
             out.append({"label": "Accept this crib", "action": "accept"})
-        out.append({"label": "Another card…", "action": "fix"})
+        out.append({"label": "Another card…" if card else "Name the card…", "action": "fix"})  # none read
         out.append({"label": "Not a card", "action": "dismiss"})
         return out
 
@@ -672,7 +707,7 @@ class Follower:
                 return closed
             what = "the starter" if event["type"] == "starter" else self._where_words(s.zone, state)
             self._flag(s, event["type"], f"the game refuses it: {exc}", event, crop=crop, state=state,
-                       say=f"{_pretty(s.card)} in {what}: the rules refuse it ({exc}). Which card is it?")
+                       say=_refused_words(exc, event, what, state))
             return state
         self.applied.append(Applied({**event, "seen": seen}, s.frame, s.confidence, after))
         self._sent_at[s.card] = s.center

@@ -31,6 +31,7 @@ from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import Candidate, Look, first_look, look_again, look_unread
+from vision.index.closer import closer_regions
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.plane import plane_view
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
@@ -609,7 +610,7 @@ def _as_shot(image_bgr: np.ndarray, deck: TaughtDeck | None,
     if min(h, w) < tuning.MIN_SIDE:
         return Reading(width=w, height=h), {}
     photo = _scaled(image_bgr)
-    seen = _second_look_read(_first_look_read(photo, deck), deck)
+    seen = _closer_read(image_bgr, photo, _second_look_read(_first_look_read(photo, deck), deck), deck)
     merged = _merge(seen)
     reading = _report(_outlines(merged, seen.quads, photo.img.shape[:2]), merged, photo)
     if not patches:
@@ -646,6 +647,89 @@ def _second_look_read(seen: _Seen, deck: TaughtDeck | None) -> _Seen:
                    + look_unread(seen.look, explained, [s.cand.rank_pos for s in sure], pale=not sure), deck)
     quads = _quads(seen.pyramid) if again and not seen.quads else seen.quads
     return replace(seen, again=again, quads=quads)
+
+
+def _closer_read(image_bgr: np.ndarray, photo: _Photo, seen: _Seen, deck: TaughtDeck | None) -> _Seen:
+    """``seen`` with the readings of the places a photo read shrunk holds cards too small to read
+    at that size (:func:`vision.index.closer.closer_regions`: the card outlines found that the
+    cards read do not explain, :func:`_explained`), each cut from the photo's own pixels at the
+    scale that brings its card to a readable width, found and read as a photo of its own (first
+    and second look), and its readings put back in the shrunk photo's pixels. The merge that
+    follows (:func:`_merge`) keeps one reading per index and joins a card's two indices, whichever
+    look saw them. A photo read at its own size (a camera's frame) costs nothing here."""
+    if photo.scale >= 1.0:
+        return seen
+    outlines = find_quads(seen.pyramid.level(0), min_side=tuning.CLOSE_MIN_SIDE)  # small ones too
+    sure = [s for s in _suppress(seen.first + seen.again) if s.conf >= tuning.THRESHOLD]
+    explained = _explained(outlines, sure)
+    # an outline inside a card read is that card's print (a pip, a court's frame), not a card
+    white = _white(photo.img)
+    within = inside_all(explained, [tuple(q.mean(axis=0)) for q in outlines]).any(axis=0)
+    small = [q for q, w in zip(outlines, within, strict=True) if not w and _holds_paper(q, photo.img, white)]
+    regions = closer_regions(small, photo.scale, image_bgr.shape[:2])
+    extra: list[_Scored] = []
+    for k, region in enumerate(regions, 1):
+        x0, y0, x1, y1 = region.box
+        f = region.scale
+        crop = image_bgr[y0:y1, x0:x1]
+        if f < 1.0:
+            crop = cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
+                              interpolation=cv2.INTER_AREA)
+        if min(crop.shape[:2]) < tuning.MIN_SIDE:
+            continue
+        near = _second_look_read(_first_look_read(_Photo(crop, 1.0, *crop.shape[1::-1]), deck), deck)
+        extra += [replace(s, cand=_put_back(s.cand, (x0, y0), f, photo.scale, k * tuning.CLOSE_LOOK))
+                  for s in near.first + near.again]
+    if not extra:
+        return seen
+    return replace(seen, again=seen.again + extra, quads=seen.quads or _quads(seen.pyramid))
+
+
+def _holds_paper(q: np.ndarray, img: np.ndarray, white: float) -> bool:
+    """Whether the outline ``q`` is largely paper, as a card face up is: the brightest quarter of
+    it (in its darkest channel) at least ``tuning.CLOSE_PAPER`` of the photo's ``white``
+    (:func:`_white`); a box printed on a dark felt, a chip or a card back is not.
+
+    >>> img = np.full((100, 200, 3), 60, np.uint8); img[20:80, 20:60] = 230  # a card on a dark felt
+    >>> card = np.float32([[20, 20], [60, 20], [60, 80], [20, 80]])
+    >>> _holds_paper(card, img, _white(img)), _holds_paper(card + [100, 0], img, _white(img))
+    (True, False)
+    """
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    here = img[y0:y1, x0:x1].min(axis=2)
+    if here.size == 0:
+        return False
+    mask = np.zeros(here.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32).reshape(-1, 1, 2), 1)
+    inside = here[mask > 0]
+    return bool(inside.size) and float(np.percentile(inside, 75)) >= tuning.CLOSE_PAPER * white
+
+
+def _white(img: np.ndarray) -> float:
+    """The photo's white: the 99th percentile of its darkest channel (every fourth pixel)."""
+    return max(float(np.percentile(img[::4, ::4].min(axis=2), 99)), 1.0)
+
+
+def _put_back(c: Candidate, origin: tuple[int, int], f: float, scale: float, look: int) -> Candidate:
+    """A candidate found in a place cut from the photo at ``origin`` (the photo's own pixels) and
+    read at ``f`` of its own size, in the pixels of the photo shrunk by ``scale``; its ink blobs
+    numbered as looks from ``look`` (no other look's).
+
+    >>> from vision.index import BlobId
+    >>> c = Candidate((20, 30), (0, 1), 10, (20, 25), (20, 35), (BlobId(1, 7),))
+    >>> back = _put_back(c, (400, 200), 0.5, 0.25, 10_000)
+    >>> back.center, back.size, back.labels
+    ((109.75, 64.75), 5.0, (BlobId(look=10001, blob=7, scale=1),))
+    """
+    g = scale / f
+
+    def put(p: tuple[float, float]) -> tuple[float, float]:
+        return ((p[0] + 0.5) * g + origin[0] * scale - 0.5, (p[1] + 0.5) * g + origin[1] * scale - 0.5)
+
+    return replace(c, center=put(c.center), size=c.size * g, rank_pos=put(c.rank_pos),
+                   suit_pos=put(c.suit_pos),
+                   labels=tuple(replace(b, look=b.look + look) for b in c.labels))
 
 
 def _merge(seen: _Seen) -> _Merged:

@@ -82,6 +82,15 @@ TILE_LEVELS = 1  # the second look uses the first this many levels
 COARSE_MIN = 900  # px: a photo this big (short side) may hold glyphs too big to pair: it is halved too
 BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the paper window is smaller than they are)
 
+# --- a photo read shrunk, looked at closer where its cards are small (vision.index.closer) ---
+CLOSE_CARD = 150  # px: a card outline narrower than this as read is read again brought to this width
+CLOSE_MIN_SIDE = 20  # px: the smallest card outline looked for (as read)
+CLOSE_PAPER = 0.6  # a card's outline is paper: its brightest quarter this bright against the photo's white
+CLOSE_GAIN = 1.1  # ...when that is at least this many times the size it was read at (else: no closer)
+CLOSE_MARGIN = 0.25  # the place read round a card's outline: this share of its long side beyond it
+CLOSE_BUDGET = 1.0  # the closer looks together read at most this share of the shrunk photo's pixels
+CLOSE_LOOK = 10_000  # the looks of the k-th place are numbered from k times this (BlobId.look)
+
 # --- clear paper round an index (vision.index.paper) ---
 PAPER_CLEAR = 160  # clear paper: a 3x3 square (half size) all brighter than this against its level, and lit
 PAPER_BRIGHT = 120  # on a grainy photo: a 5x5 square brighter than this on average...

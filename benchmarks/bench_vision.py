@@ -15,6 +15,7 @@ on the table photos and no card on any empty webcam frame. The same table photos
 shrunk to 0.4 and 0.3 of their size (small cards, really photographed; copies in a temporary folder).
 Every card of each held-out deck is also read as a photo of one card cropped to its edges: at its
 own proportions, and resized to a square as some collections of card images store them.
+Photos of 6000x4000 and 4000x3000 (``--big N`` alone) hold indices about 40 and 400 px tall at once.
 """
 
 from __future__ import annotations
@@ -108,9 +109,14 @@ def main() -> int:
                          "overlapping, on each table, an oblique camera, a tailed-queen deck): recall, "
                          "precision, calibration")
     ap.add_argument("--only", help="with --subsets: the comma-separated subsets to read (default: all)")
+    ap.add_argument("--big", type=int, default=0, metavar="N",
+                    help="only read N photos of 6000x4000 and of 4000x3000 with small and big indices")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"card-reader benchmark, one OpenCV thread, OpenCV {cv2.__version__}")
+    if args.big:  # the big photos alone
+        big_photos(args.big)
+        return 0
     if args.subsets:  # the subsets alone
         subsets(args.subsets, args.only.split(",") if args.only else None)
         return 0
@@ -145,6 +151,7 @@ def main() -> int:
     if args.time_only:
         return 0
     crops()
+    big_photos(4)
     if args.synth:
         for k, seed in enumerate(int(v) for v in args.seeds.split(",")):
             held_out(args.synth, args.teach and k == 0, seed)
@@ -320,6 +327,60 @@ CROPS = {  # a card cropped to its edges: (width, height) of the photo, turned 9
     "resized to 200x250 (4:5)": ((200, 250), False),
     "lying across, resized to 224x224": ((224, 224), True),
 }
+
+
+BIG = {"6000x4000": (6000, 4000), "4000x3000": (4000, 3000)}  # photos bigger than the working size
+BIG_INDICES = (40, 400)  # px: the index heights (glyph and pip) of the small cards and of the big one
+
+
+def index_tall(deck: Deck, name: str) -> float:
+    """How tall ``name``'s corner index is in ``deck``, in card widths."""
+    face = deck.render(name, 200)
+    _x0, y0, _x1, y1 = deck.indices(name)[0]
+    return (y1 - y0) * face.shape[0] / face.shape[1]
+
+
+def big_photo(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, list[str]]:
+    """A photo of ``size`` (width, height) from a camera of many pixels, of a held-out deck
+    (:func:`dealt`'s): eight cards whose index is ``BIG_INDICES[0]`` px tall down its sides, and one
+    whose index is ``BIG_INDICES[1]`` px tall in the middle."""
+    w, h = size
+    rng = np.random.default_rng(500 + seed)
+    decks = load_decks(split="val") or [procedural_deck(7)]
+    deck = decks[seed % len(decks)]
+    img = table_image(rng, h, w)
+    names = [str(x) for x in rng.choice(MODEL_CARDS, size=9, replace=False)]
+    for k, name in enumerate(names):
+        width = BIG_INDICES[k == 8] / index_tall(deck, name)
+        if k == 8:
+            x, y, angle = w / 2, h / 2, float(rng.uniform(-20, 20))
+        else:
+            x = w * (0.08 if k < 4 else 0.92) + rng.uniform(-50, 50)
+            y = h * (0.15 + 0.7 * (k % 4) / 3) + rng.uniform(-50, 50)
+            angle = float(rng.uniform(-180, 180))
+        place(img, deck.render(name, 2 * round(width)), (x, y), width, angle, rng, tilt=0.04)
+    return finish(img, rng), names
+
+
+def big_photos(n: int) -> None:
+    """``n`` photos of each size of ``BIG`` (indices 40 and 400 px tall in one photo), read as they
+    are and without the closer look at small cards (``tuning.CLOSE_BUDGET`` 0: the working size only)."""
+    from vision import tuning
+
+    for label, size in BIG.items():
+        photos = [big_photo(seed, size) for seed in range(n)]
+        line = []
+        for closer in (tuning.CLOSE_BUDGET, 0):
+            kept, tuning.CLOSE_BUDGET = tuning.CLOSE_BUDGET, closer
+            try:
+                readings = [read_cards(img) for img, _names in photos]
+            finally:
+                tuning.CLOSE_BUDGET = kept
+            ms = float(np.median([r.ms for r in readings]))
+            how = "as read" if closer else "at the working size only"
+            line.append(f"{how}: {read_right(readings, photos)}, median {ms:.0f} ms")
+        print(f"{label} photos ({n}), 8 indices {BIG_INDICES[0]} px tall and one {BIG_INDICES[1]} px: "
+              + "; ".join(line))
 
 
 def crops() -> None:

@@ -32,6 +32,7 @@ from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import Candidate, Look, first_look, look_again, look_unread
 from vision.index.closer import closer_regions
+from vision.index.tiling import outside, small_tiles
 from vision.patch import Pyramid, cut_patches, narrowed, nudged, pip_tint
 from vision.plane import plane_view
 from vision.proportions import fills_photo, in_own_outline, stretches, unstretched
@@ -666,7 +667,11 @@ def _closer_read(image_bgr: np.ndarray, photo: _Photo, seen: _Seen, deck: Taught
     white = _white(photo.img)
     within = inside_all(explained, [tuple(q.mean(axis=0)) for q in outlines]).any(axis=0)
     small = [q for q, w in zip(outlines, within, strict=True) if not w and _holds_paper(q, photo.img, white)]
-    regions = closer_regions(small, photo.scale, image_bgr.shape[:2])
+    # tiny glyph-like blobs in no outline (of a card read, or about to be read closer): small cards
+    # whose outline was not found
+    around = [*explained, *small]
+    tiles = small_tiles(photo.img.shape[:2], outside(seen.look.small, around))
+    regions = closer_regions(small, photo.scale, image_bgr.shape[:2], tiles)
     extra: list[_Scored] = []
     for k, region in enumerate(regions, 1):
         x0, y0, x1, y1 = region.box

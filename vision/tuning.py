@@ -86,6 +86,7 @@ BIG_GLYPH = 60  # px: glyphs this big are taken from a halving (the paper window
 CLOSE_CARD = 150  # px: a card outline narrower than this as read is read again brought to this width
 CLOSE_MIN_SIDE = 20  # px: the smallest card outline looked for (as read)
 CLOSE_PAPER = 0.6  # a card's outline is paper: its brightest quarter this bright against the photo's white
+CLOSE_TILE = 2.0  # where tiny blobs lie with no outline found, the photo is read this many times closer
 CLOSE_GAIN = 1.1  # ...when that is at least this many times the size it was read at (else: no closer)
 CLOSE_MARGIN = 0.25  # the place read round a card's outline: this share of its long side beyond it
 CLOSE_BUDGET = 1.0  # the closer looks together read at most this share of the shrunk photo's pixels

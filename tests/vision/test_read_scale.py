@@ -36,6 +36,19 @@ def test_a_big_photo_reads_indices_40_px_and_400_px_tall_alike(seed: int) -> Non
     assert names(big_photo_of_two_scales(seed)) == ["6D", "7H", "9C", "QS", "TD"]
 
 
+def test_small_cards_whose_outlines_are_not_found_are_read_where_their_tiny_glyphs_lie(monkeypatch) -> None:
+    # no outline at all (as on a grained table, or cards in a row): the tiny blobs lead the closer look
+    monkeypatch.setattr(reader, "find_quads", lambda *args, **kwargs: [])
+    assert names(big_photo_of_two_scales(1)) == ["6D", "7H", "9C", "QS", "TD"]
+
+
+@pytest.mark.parametrize("kind", ["wood_dark", "cloth"])
+def test_an_empty_big_table_read_closer_holds_no_card(kind: str) -> None:
+    img = drawn_table([], seed=3, size=(3000, 4000), table=kind, back=(2000, 1500))
+    reading = read_cards(img)
+    assert reading.cards == [] and reading.unreadable == []
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_small_red_cards_in_a_1080p_photo_are_read(seed: int) -> None:
     # cards 72 px wide in 1920x1080 (60 px at the working size): red, on felt
@@ -59,8 +72,8 @@ def test_a_big_photo_whose_cards_are_all_read_is_not_looked_at_again(monkeypatch
     looked: list[int] = []
     real = reader.closer_regions
 
-    def closer(quads, scale, shape):
-        regions = real(quads, scale, shape)
+    def closer(quads, scale, shape, tiles=()):
+        regions = real(quads, scale, shape, tiles)
         looked.append(len(regions))
         return regions
 

@@ -35,14 +35,27 @@ class Region:
     scale: float
 
 
-def closer_regions(quads: Sequence[np.ndarray], scale: float, shape: tuple[int, int]) -> list[Region]:
+def closer_regions(quads: Sequence[np.ndarray], scale: float, shape: tuple[int, int],
+                   tiles: Sequence[tuple[int, int, int, int]] = ()) -> list[Region]:
     """The places round the small card outlines ``quads`` (in pixels of the photo shrunk by ``scale``;
     ``shape``: the photo's own height and width) worth reading closer, each with its scale, the
-    smallest cards first, within the pixel budget."""
+    smallest cards first, within the pixel budget; then the ``tiles`` (x0, y0, x1, y1, shrunk
+    pixels) where tiny glyph-like blobs lie and no outline was found (a card on a grained table, in
+    a row): read at ``tuning.CLOSE_TILE`` times the working size.
+
+    >>> [(r.box, r.scale) for r in closer_regions([], 0.25, (4000, 6000), [(100, 100, 164, 164)])]
+    [((338, 338, 718, 718), 0.5)]
+    """
     if scale >= 1.0:
         return []
     h, w = shape
     wanted: list[tuple[float, list[float], float]] = []  # (short side, box in own px, scale)
+    f = min(1.0, tuning.CLOSE_TILE * scale)
+    if f > scale * tuning.CLOSE_GAIN:
+        for x0, y0, x1, y1 in tiles:
+            m = tuning.LOCAL / f
+            wanted.append((tuning.CLOSE_CARD, [max(0.0, x0 / scale - m), max(0.0, y0 / scale - m),
+                                               min(w, x1 / scale + m), min(h, y1 / scale + m)], f))
     for q in quads:
         sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
         short = float(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
@@ -56,7 +69,7 @@ def closer_regions(quads: Sequence[np.ndarray], scale: float, shape: tuple[int, 
         x1, y1 = q.max(axis=0) / scale
         m = tuning.CLOSE_MARGIN * max(x1 - x0, y1 - y0) + tuning.LOCAL / f  # the paper round it
         wanted.append((short, [max(0.0, x0 - m), max(0.0, y0 - m), min(w, x1 + m), min(h, y1 + m)], f))
-    wanted.sort(key=lambda t: t[0])
+    wanted.sort(key=lambda t: t[0])  # (stable: the tiles after the outlines)
     merged: list[tuple[list[float], float]] = []
     for _short, box, f in wanted:
         for k, (other, g) in enumerate(merged):

@@ -97,11 +97,12 @@ def test_a_card_the_game_refuses_is_flagged_not_pegged_and_can_be_fixed() -> Non
     t = Table()
     t.show(5)
     t.starter("7C")
-    t.play("A", "5S")  # dealer A cannot lead: B (pone) leads at a count of 0
-    state = t.game.state()
-    assert state["plays"] == []
+    t.play("B", "4D")
+    t.play("B", "5S")  # B again at a count of 4: A cannot have said go (a dealer laying first is
+    state = t.game.state()  # the table contradicting the dealer told: tests/track/test_waits.py)
+    assert [p["card"] for p in state["plays"]] == ["4D"]
     [flag] = t.follower.status()["flagged"]
-    assert flag["card"] == "5S" and flag["zone"] == "A" and "refuses" in flag["reason"]
+    assert flag["card"] == "5S" and flag["zone"] == "B" and "refuses" in flag["reason"]
     with pytest.raises(CribbageError):
         t.follower.resolve(flag["id"], "accept")
     assert t.follower.status()["flagged"]  # still waiting

@@ -205,3 +205,32 @@ def test_a_dealer_the_table_contradicts_is_said_and_swapped_in_one_tap() -> None
     assert deal.kinds("play") == [("play", "A"), ("play", "B")]
     assert state["scores"] == {"A": 0, "B": 0}
     assert [e["event"]["type"] for e in deal.game.events()][-4:] == ["starter", "correct", "play", "play"]
+
+
+def test_the_next_deal_laid_while_the_crib_waits_follows_once_it_is_answered() -> None:
+    """The crib's last card is unreadable and nobody answers yet; the table is swept and the
+    next deal begun. Its cards are not taken into the waiting crib (nor asked about as the
+    crib's): once the players name the crib's card, the crib is counted and the next deal's
+    starter and plays follow, in the order laid."""
+    deal = Drawn(dealer="A")
+    for card, x, y in [STARTER, *PLAY]:
+        deal.lay(card, x, y)
+    for card, x in [("2S", 220), ("JH", 270), ("TC", 380)]:  # beside the starter
+        deal.lay(card, x, 190)
+    deal.follower.feed(deal.table.frame(hand=(430, 190)), deal.n)
+    deal.n += 1
+    deal.table.lay("AH", 430, 190, blue=250)  # a patch no card's code: unreadable
+    deal.settle(20)
+    [flag] = deal.follower.flags
+    assert flag.kind == "crib"
+    deal.table.clear()  # swept; Bob deals; Ann, the pone now, lays first
+    deal.settle(8)
+    for card, x, y in [("3C", 320, 180), ("9H", 170, 300), ("5D", 170, 60)]:
+        deal.lay(card, x, y)
+    assert deal.kinds("crib") == [] and [f.id for f in deal.follower.flags] == [flag.id]
+    deal.follower.resolve(flag.id, "fix", "AH")
+    deal.settle(4)
+    state = deal.game.state()
+    assert deal.kinds("crib") == [("crib", None)] and state["dealer"] == "B"
+    assert [(a.event["type"], a.event.get("card")) for a in deal.follower.applied][-3:] == [
+        ("starter", "3C"), ("play", "9H"), ("play", "5D")]

@@ -169,6 +169,7 @@ def _refused_words(exc: CribbageError, event: dict[str, Any], where: str,
 
 
 CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
+LOOK_AGAIN = 6  # frames a fresh look at the centre may take (settle, then three readings)
 RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
 DEADLINE = 30  # frames (3 s at 10 frames/s) of a still table after which a wait is healed or flagged
@@ -195,6 +196,9 @@ class Follower:
         self.applied: list[Applied] = []
         self._ids = itertools.count(1) if ids is None else ids
         self._crib: list[tuple[str, Sighting]] = []
+        self._crib_again = False  # the centre was read afresh for a crib short of a card
+        self._early: list[Sighting] = []  # the next deal's cards, read while this one waits
+        self._swept = False  # the crib read so far is swept: the table is in the next deal
         self._crib_at = -1  # the frame the last crib card was read
         self._held: list[tuple[dict[str, Any], Sighting]] = []  # plays waiting behind a flag
         self._sent_at: dict[str, tuple[float, float]] = {}  # where the camera saw each card of this deal
@@ -222,7 +226,10 @@ class Follower:
             self._number = number
             found = self.tracker.feed(image, number, lores)
             state = self.game.state()
-            self._follow_deal(state)
+            early = self._follow_deal(state)
+            if early:  # cards of this deal read while the last one waited for its crib
+                found = [*early, *found]
+            self._see_swept(state)
             changed = self._resync(state, found)
             if changed and self._synced and self._before_sync:
                 found = [*self._still_lying(), *found]
@@ -358,17 +365,38 @@ class Follower:
 
     # -- what a sighting means now -----------------------------------------------------------
 
-    def _follow_deal(self, state: dict[str, Any]) -> None:
+    def _follow_deal(self, state: dict[str, Any]) -> list[Sighting]:
+        """Start afresh when the game's deal changes; returns the cards read early for it (laid
+        while the last deal waited for its crib), now this deal's."""
         key = (state.get("game"), state.get("deal"))
+        early: list[Sighting] = []
         if self._deal_key is not None and key != self._deal_key:
-            self.tracker.new_deal()
+            if self._swept and key[0] == self._deal_key[0]:
+                early = [s for s in self._early if self.tracker.adopt(s.card, s.center)]
+            else:
+                self.tracker.new_deal()
+            self._early, self._swept = [], False
             self._crib = []
+            self._crib_again = False
             self._held = []
             self._sent_at = {}
             self._shown = {}
             self._swap = None
             self.flags = []  # a deal gone by is fixed from the Fix tab, not from the camera's doubts
         self._deal_key = key
+        return early
+
+    def _see_swept(self, state: dict[str, Any]) -> None:
+        """The crib read so far gone from the table while the game still waits on it: the table
+        is swept and the next deal begun. The tracker starts the next deal now (a card of it is
+        not the last deal's same card), and what is read waits for the game to get there."""
+        if state.get("phase") != "show" or not self._crib or self._swept:
+            return
+        crib = {n for n, _ in self._crib}
+        if not any(c.card in crib for c in self.tracker.visible()):
+            self._swept = True
+            self.tracker.new_deal()
+            log.info("camera: the crib is swept while the game waits on it: the next deal's cards wait")
 
     def _resync(self, state: dict[str, Any], found: list[Sighting | Doubt]) -> bool:
         """Whether the camera sees the game's own deal. A follower that starts on a game in
@@ -431,6 +459,9 @@ class Follower:
             return self._find_dealer(s, state)
         if phase in (None, "over"):
             return state
+        if phase == "show" and self._swept:
+            self._early.append(s)  # the crib read so far is swept away: a card of the next deal
+            return state
         healed = self._heal(s, state)
         if healed is not None:
             return healed
@@ -476,6 +507,7 @@ class Follower:
                 self._crib.append((s.card, s))
                 self._crib_at = s.frame
                 self._last = {"card": s.card, "say": f"{_pretty(s.card)} in the crib", "frame": s.frame}
+                self._drop_crib_short()  # asked again, if still short, naming the cards read now
             return state
         if phase == "show" and s.zone in seats \
                 and self._unplayed(s.zone, state) > len(self._shown.get(s.zone, [])):
@@ -670,6 +702,8 @@ class Follower:
         if event is not None and flag.card:
             flag.event = {**event, "card": flag.card}
         flag.choices = self._choices(flag, names)
+        if kind == "crib":
+            self._drop_crib_short()
         self.flags.append(flag)
         return True
 
@@ -757,6 +791,11 @@ class Follower:
         self._changed()
         return self.game.state()
 
+    def _drop_crib_short(self) -> None:
+        """Take back the flag of a crib short of a card: a card of it was read since, or found
+        in doubt (which is flagged at its own place)."""
+        self.flags = [f for f in self.flags if not (f.kind == "crib" and f.reason.startswith("the crib: "))]
+
     def _crib_short(self, state: dict[str, Any], number: int) -> bool:
         """The crib spread with fewer than four cards read, a second after the last was read,
         and no card of it in doubt: flagged, naming the cards read, never left waiting unsaid."""
@@ -767,6 +806,11 @@ class Follower:
         if not cards or len(cards) >= size or number - self._crib_at < CRIB_WAIT:
             return False
         if any(f.kind in ("crib", "crib-all") for f in self.flags):
+            return False
+        if not self._crib_again:  # read the centre afresh once before asking the players
+            self._crib_again = True
+            self._crib_at = number + LOOK_AGAIN
+            self.tracker.look_again(CENTRE)
             return False
         xs = [s.center for _, s in self._crib]
         centre = (float(np.mean([x for x, _ in xs])), float(np.mean([y for _, y in xs])))

@@ -15,7 +15,8 @@ card, not a new one. :meth:`Tracker.new_deal` tells it the deal is over: the car
 are forgotten once they are seen gone.
 
 >>> import numpy as np
->>> from vision.track.zones import Zones
+>>> from vision.track.zones import CENTRE as CENTRE_ZONE
+from vision.track.zones import Zones
 >>> def fake_reader(image):  # a reader that sees a bright patch as the five of hearts
 ...     ys, xs = np.nonzero(image[..., 0] > 200)
 ...     cards = [Seen("5H", 0.95, (float(xs.mean()), float(ys.mean())), 10.0)] if len(xs) else []
@@ -50,6 +51,7 @@ from vision.track.motion import (
     unread_tiles,
 )
 from vision.track.seats import Seats
+from vision.track.zones import CENTRE as CENTRE_ZONE
 from vision.track.zones import Zones
 
 __all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reader"]
@@ -329,6 +331,28 @@ class Tracker:
         y0, y1 = int((at[1] - r) * sy), int(np.ceil((at[1] + r) * sy))
         part = last[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
         return bool(part.size) and int(part.max()) > frame
+
+    def adopt(self, card: str, center: tuple[float, float]) -> bool:
+        """Take ``card``, laid at ``center`` just before :meth:`new_deal`, into the new deal
+        (read early, while the game still waited on the last one); False if it is gone."""
+        for c in self.cards:
+            if c.card == card and c.center == center and c.visible:
+                c.deal = self.deal
+                return True
+        return False
+
+    def look_again(self, zone: str) -> None:
+        """Read ``zone`` (``"centre"`` or a seat's letter) afresh once it is still: the game
+        knows a card is there that no look read (a crib spread short of a card, say).
+
+        >>> tracker = Tracker(Zones.default(2), reader=lambda image: ([], []))
+        >>> tracker.look_again("centre")  # before any frame: nothing to read again yet
+        """
+        if self._read_mask.size == 0:
+            return
+        h, w = self._read_mask.shape
+        x0, y0, x1, y1 = self.zones.centre if zone == CENTRE_ZONE else self.zones.seat(zone)
+        self._read_mask[int(y0 * h):int(y1 * h) + 1, int(x0 * w):int(x1 * w) + 1] = False
 
     def quiet(self) -> int:
         """Frames the whole table has lain still, with nothing left to read, as of the last frame
@@ -706,11 +730,11 @@ class Tracker:
         return out
 
     def _in_view(self, card: TableCard, box: Box) -> bool:
-        """Whether ``box`` shows where ``card`` would be read: every corner index it was read by
-        (two glyph sizes in from the box's edges), or, not knowing them, its centre well inside."""
+        """Whether ``box`` shows where ``card`` would be read: a corner index it was read by (two
+        glyph sizes in from the box's edges), or, not knowing them, its centre well inside."""
         w, h = self._size
         if card.marks:
-            return all(_well_inside(box, m, 2 * card.size, w, h) for m in card.marks)
+            return any(_well_inside(box, m, 2 * card.size, w, h) for m in card.marks)
         return _well_inside(box, card.center, 0.6 * self._card_width(max(w, h)), w, h)
 
     def _overlapped(self, card: TableCard, look: _Look) -> bool:

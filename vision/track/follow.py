@@ -169,7 +169,6 @@ def _refused_words(exc: CribbageError, event: dict[str, Any], where: str,
 
 
 CRIB_WAIT = 4  # frames after the last crib card read before a crib short of four is flagged
-LOOK_AGAIN = 6  # frames a fresh look at the centre may take (settle, then three readings)
 RESYNC = 30  # frames: cards read this soon before the table shows the game's deal belong to it
 HEAL = 0.9  # card widths: a card read this near a flag's place is the card the flag waits for
 DEADLINE = 30  # frames (3 s at 10 frames/s) of a still table after which a wait is healed or flagged
@@ -617,6 +616,8 @@ class Follower:
         if s.card in _deal_cards(state):
             return None
         for flag in self.flags:
+            if _crib_short_flag(flag):
+                continue  # it asks for cards, not for one at its place: a crib card read is taken as read
             again = self._all_laid(s.zone, state) or not self.tracker.moved_since(flag.center, flag.frame)
             if flag.kind == "play" and not (flag.zone == s.zone and again):
                 continue  # a card laid beside a flagged one is the seat's next play, not a re-reading
@@ -677,7 +678,7 @@ class Follower:
         else:
             return False
         width = self.tracker.card_width
-        if any(_dist(f.center, d.center) < HEAL * width for f in self.flags):
+        if any(_dist(f.center, d.center) < HEAL * width for f in self.flags if not _crib_short_flag(f)):
             return False  # that card is flagged already
         # a card read there already (an index of it, half covered): of this deal, or of the last
         # one, still lying (anywhere on it: the next deal's cards come once it is cleared)
@@ -794,7 +795,7 @@ class Follower:
     def _drop_crib_short(self) -> None:
         """Take back the flag of a crib short of a card: a card of it was read since, or found
         in doubt (which is flagged at its own place)."""
-        self.flags = [f for f in self.flags if not (f.kind == "crib" and f.reason.startswith("the crib: "))]
+        self.flags = [f for f in self.flags if not _crib_short_flag(f)]
 
     def _crib_short(self, state: dict[str, Any], number: int) -> bool:
         """The crib spread with fewer than four cards read, a second after the last was read,
@@ -807,11 +808,9 @@ class Follower:
             return False
         if any(f.kind in ("crib", "crib-all") for f in self.flags):
             return False
-        if not self._crib_again:  # read the centre afresh once before asking the players
+        if not self._crib_again:  # and read the centre afresh, once: a card found heals the flag
             self._crib_again = True
-            self._crib_at = number + LOOK_AGAIN
             self.tracker.look_again(CENTRE)
-            return False
         xs = [s.center for _, s in self._crib]
         centre = (float(np.mean([x for x, _ in xs])), float(np.mean([y for _, y in xs])))
         missing = size - len(cards)
@@ -1025,6 +1024,11 @@ class Follower:
 def _value(card: str) -> int:
     """A card's value in the count: ``"KD"`` → 10, ``"5S"`` → 5, ``"AH"`` → 1."""
     return parse_card(card).value
+
+
+def _crib_short_flag(flag: Flag) -> bool:
+    """Whether ``flag`` asks for the cards of a crib read short (not for one card at its place)."""
+    return flag.kind == "crib" and flag.reason.startswith("the crib: ")
 
 
 def _seat_of(flag: Flag) -> str | None:

@@ -15,8 +15,7 @@ card, not a new one. :meth:`Tracker.new_deal` tells it the deal is over: the car
 are forgotten once they are seen gone.
 
 >>> import numpy as np
->>> from vision.track.zones import CENTRE as CENTRE_ZONE
-from vision.track.zones import Zones
+>>> from vision.track.zones import Zones
 >>> def fake_reader(image):  # a reader that sees a bright patch as the five of hearts
 ...     ys, xs = np.nonzero(image[..., 0] > 200)
 ...     cards = [Seen("5H", 0.95, (float(xs.mean()), float(ys.mean())), 10.0)] if len(xs) else []
@@ -51,8 +50,7 @@ from vision.track.motion import (
     unread_tiles,
 )
 from vision.track.seats import Seats
-from vision.track.zones import CENTRE as CENTRE_ZONE
-from vision.track.zones import Zones
+from vision.track.zones import CENTRE, Zones
 
 __all__ = ["Doubt", "Seen", "Sighting", "TableCard", "Tracker", "read_with_reader"]
 
@@ -351,7 +349,7 @@ class Tracker:
         if self._read_mask.size == 0:
             return
         h, w = self._read_mask.shape
-        x0, y0, x1, y1 = self.zones.centre if zone == CENTRE_ZONE else self.zones.seat(zone)
+        x0, y0, x1, y1 = self.zones.centre if zone == CENTRE else self.zones.seat(zone)
         self._read_mask[int(y0 * h):int(y1 * h) + 1, int(x0 * w):int(x1 * w) + 1] = False
 
     def quiet(self) -> int:

@@ -540,11 +540,15 @@ def serve(config: ServeConfig) -> int:
         companion = Companion.build(config)
     except (OSError, RuntimeError, ValueError, ImportError) as exc:  # incl. OutputUnavailable
         raise UsageError(f"cannot start: {exc}") from exc
+    voice = None
     if config.voice:
         from companion.voice import attach_voice
 
-        attach_voice(companion, config.voice)
+        voice = attach_voice(companion, config.voice)
     app = build_app(config, companion)
+    from companion.memory import FreeBetweenDeals
+
+    companion.add_listener(FreeBetweenDeals())  # after the page's hub: freed memory back between deals
     try:
         server = make_server(config, app)
     except OSError as exc:
@@ -573,11 +577,16 @@ def serve(config: ServeConfig) -> int:
     port = server.effective_port
     from companion.greeting import greeting
     from web.hosts import lan_address
+    from web.security import is_loopback
 
     settings = app.extensions["crib"].settings  # the table code and the PIN (web.security)
     for line in greeting(config.host, port, config.data_dir, settings.table_code,
                          settings.pin_state, hostname=socket.gethostname(), lan=lan_address(config.host)):
         print(line, flush=True)
+    if voice is not None and config.host != "localhost" and not is_loopback(config.host):
+        from companion.voice import code_words
+
+        voice.say(code_words(settings.table_code))  # phones join by it: a Pi with no screen says it
     if damage:
         print(f"  {damage}: the page shows what can be read and records nothing; run crib game "
               f"recover --db {companion.store.path} --out NEW", flush=True)

@@ -434,6 +434,15 @@ class Heard(Protocol):
     def add_listener(self, listener: Callable[[str, dict[str, Any]], None]) -> None: ...
 
 
+def code_words(code: str) -> str:
+    """The table code said a character at a time, for a Pi with no screen to show it on.
+
+    >>> code_words("K7MX3P")
+    'The table code is K, 7, M, X, 3, P.'
+    """
+    return f"The table code is {', '.join(code)}."
+
+
 def attach_voice(companion: Heard, spec: str) -> QueuedVoice | Silent:
     """Speak ``companion``'s games on the voice ``spec`` names (``crib serve --voice``)."""
     try:

@@ -4,12 +4,13 @@ one line and status 2."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 
 import pytest
-from browserkit import start_server, stop_server
+from browserkit import spawn_server, start_server, stop_server
 
 from companion.cli import main
 from companion.cli.base import UsageError
@@ -37,6 +38,29 @@ def test_serve_says_the_demo_on_the_voice_chosen(tmp_path: Path, monkeypatch: py
     first_args, first_text = lines[0].split("|", 1)
     assert first_args.startswith(f"-v en-gb -s 160 -w {tmp_path / 'wav'}/0001-")
     assert first_text.startswith(("Ann: ", "Bob: ", "Ann's crib: ", "Bob's crib: "))  # the demo's players
+
+
+def test_serve_on_the_network_says_its_table_code_first(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi with no screen: phones join by the table code, so the voice says it at start (on
+    this computer only, as above, it does not: there the page shows it)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    said = tmp_path / "said.txt"
+    fake = bin_dir / "espeak-ng"
+    fake.write_text(f'#!/bin/sh\necho "$*|$(cat)" >> "{said}"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    proc = spawn_server(tmp_path / "data", "--leds", "none", "--voice", f"wav:{tmp_path / 'wav'}",
+                        host="0.0.0.0")
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not _lines(said):
+            time.sleep(0.1)
+    finally:
+        stop_server(proc)
+    code = json.loads((tmp_path / "data" / "web.json").read_text())["table_code"]
+    assert _lines(said)[0].split("|", 1)[1] == f"The table code is {', '.join(code)}."
 
 
 def _lines(path: Path) -> list[str]:

@@ -238,7 +238,14 @@ def swap_device() -> str:
 
 
 class Phone:
-    """A phone at the table: its own session, the live stream held open, the Camera tab polled."""
+    """A phone at the table: its own session, the live stream held open, the Camera tab polled.
+
+    It follows the newest game as the page does (``web/static/app.js``): a ``games`` event naming
+    another game moves its stream there, and a stream refused with 404 (its game was replaced
+    while it reconnected: each pass of the demo deletes the last pass's game) re-reads
+    ``/api/games/latest`` and reconnects to that game (``rejoins``). A 404 for the game that is
+    still the newest is an error.
+    """
 
     def __init__(self, url: str, port: int, game: int, stop: threading.Event) -> None:
         self.url, self.port, self.game, self.stop = url, port, game, stop
@@ -246,6 +253,8 @@ class Phone:
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
         self.events = 0
         self.polls = 0
+        self.moves = 0  # ``games`` events that moved the stream to the newest game
+        self.rejoins = 0  # streams refused for a game replaced, reconnected to the newest
         self.errors: list[str] = []
         self.threads = [threading.Thread(target=self.listen, daemon=True),
                         threading.Thread(target=self.poll, daemon=True)]
@@ -259,6 +268,13 @@ class Phone:
         with self.opener.open(self.url + path, timeout=30) as response:
             return bytes(response.read())
 
+    def latest(self) -> int | None:
+        """The newest game's id, as the page re-reads it (None if it cannot be read)."""
+        try:
+            return int(json.loads(self.get("api/games/latest"))["game_id"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def listen(self) -> None:
         """Hold ``/api/stream`` open (reconnecting as a browser would) and count its events."""
         while not self.stop.is_set():
@@ -267,22 +283,40 @@ class Phone:
                 conn.request("GET", f"/api/stream?game={self.game}",
                              headers={"Accept": "text/event-stream"})
                 response = conn.getresponse()
+                if response.status == 404 and (newest := self.latest()) not in (None, self.game):
+                    self.game = newest  # the page's game was replaced: it follows the newest
+                    self.rejoins += 1
+                    continue
                 if response.status != 200:
-                    self.errors.append(f"stream {response.status}")
+                    self.errors.append(f"stream {response.status} for game {self.game}")
                     self.stop.wait(1.5)
                     continue
-                while not self.stop.is_set():
-                    line = response.fp.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"event:"):
-                        self.events += 1
+                self.follow(response)
             except OSError as exc:
                 if not self.stop.is_set():
                     self.errors.append(f"stream: {exc}")
                     self.stop.wait(1.5)
             finally:
                 conn.close()
+
+    def follow(self, response: http.client.HTTPResponse) -> None:
+        """Read the stream's events until it ends, or until a ``games`` event names a newer game
+        (the page then loads that game and reconnects to it)."""
+        kind = b""
+        while not self.stop.is_set():
+            line = response.fp.readline()
+            if not line:
+                return
+            if line.startswith(b"event:"):
+                self.events += 1
+                kind = line[6:].strip()
+            elif line.startswith(b"data:") and kind == b"games":
+                with contextlib.suppress(ValueError, TypeError, KeyError):
+                    latest = int(json.loads(line[5:])["latest"])
+                    if latest != self.game:
+                        self.game = latest
+                        self.moves += 1
+                        return
 
     def poll(self) -> None:
         tick = 0
@@ -399,7 +433,9 @@ def main() -> int:
     steady = statistics.median(half) / KB
     print(f"followed {seen} of {want} frames in {took:.0f} s; phones: "
           f"{sum(p.events for p in phones)} stream events, {sum(p.polls for p in phones)} polls, "
-          f"{sum(len(p.errors) for p in phones)} errors")
+          f"{sum(len(p.errors) for p in phones)} errors; moved to the newest game "
+          f"{sum(p.moves for p in phones)} times on a games event, "
+          f"{sum(p.rejoins for p in phones)} after a 404")
     minutes = [statistics.median(rss[i:i + PER_MINUTE]) / KB for i in range(0, len(rss), PER_MINUTE)]
     print("RSS each minute (MB): " + " ".join(f"{m:.0f}" for m in minutes)
           + (f"; after the first minute it grew {max(minutes[1:]) - minutes[1]:+.0f} MB"

@@ -349,8 +349,7 @@ class CameraService:
         and ``paused``: why the demo's camera follows no game, in players' words (else None)."""
         camera = self.capture.status()
         with self._lock:
-            follow = self._follower.status() if self._follower is not None else {
-                "tracker": "paused", "flagged": []}
+            follow = self._follower_status()
             if self._watch is not None:  # no game in progress: the table watched for a deal
                 follow = {**follow, "tracker": self._tracker.status, "expect": self._watch.words()}
             started = self._started if self._started and self._started["game"] == self._game_id else None
@@ -365,6 +364,19 @@ class CameraService:
                 "paused": paused,
                 "zones": self._tracker.zones.to_json(),
                 "seats": self._tracker.seats.to_json() if self._tracker.seats is not None else None}
+
+    def _follower_status(self) -> dict[str, Any]:
+        """The follower's status; "paused" with none, or while its game is gone (the demo's next
+        pass deleted it: the tracker follows the new game from its next frame)."""
+        from cribbage.errors import RuleError
+
+        if self._follower is not None:
+            try:
+                return self._follower.status()  # type: ignore[no-any-return]
+            except RuleError:
+                if any(g.get("id") == self._game_id for g in self.companion.games()):
+                    raise  # the game is there: trouble of its own
+        return {"tracker": "paused", "flagged": []}
 
     def snapshot(self) -> bytes | None:
         return self.capture.snapshot_jpeg()  # type: ignore[no-any-return]

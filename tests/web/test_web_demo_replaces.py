@@ -74,3 +74,32 @@ def test_a_new_run_replaces_an_earlier_runs_demo_games_even_unfinished(tmp_path:
         assert starter(companion, first) == "7C"  # the camera reads into the new run's game
     finally:
         companion.close()
+
+
+def test_the_camera_status_asked_as_a_pass_replaces_the_last_pass_s_game(tmp_path: Path) -> None:
+    """The Camera tab asks GET /api/camera at any moment: asked just as the next pass's game
+    replaced the last pass's (deleted), before the tracker's next frame, the status answers
+    (the tracker paused a moment), never "there is no game N"."""
+    companion, reel = serve_demo(tmp_path)
+    camera = companion.camera
+    assert camera is not None
+    answers: list[tuple[object, list[int]]] = []  # (status or error, the games in the log then)
+
+    def ask(topic: str, data: dict[str, object]) -> None:
+        if topic == "games":  # a page asking as a game is started or deleted
+            try:
+                answers.append((camera.status(), stored(companion)))
+            except Exception as exc:
+                answers.append((exc, stored(companion)))
+
+    try:
+        reel.play(lambda: starter(companion, companion.latest_game()) == "7C")
+        companion.add_listener(ask)
+        reel.play(lambda: starter(companion, companion.latest_game()) == "7C")
+        assert answers, "no game was started or deleted"
+        assert [a for a, _ in answers if not isinstance(a, dict)] == []
+        gone = [a for a, games in answers if isinstance(a, dict) and a["game"] not in games]
+        assert gone and all(a["tracker"] == "paused" for a in gone)  # the window was met
+        assert camera.status()["game"] == companion.latest_game()
+    finally:
+        companion.close()

@@ -535,7 +535,9 @@ def serve(config: ServeConfig) -> int:
         level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     from companion.cli.base import UsageError
+    from companion.memory import FreeBetweenDeals, limit_arenas
 
+    limit_arenas()  # before any thread starts: the threads share two malloc arenas (glibc)
     try:
         companion = Companion.build(config)
     except (OSError, RuntimeError, ValueError, ImportError) as exc:  # incl. OutputUnavailable
@@ -546,8 +548,6 @@ def serve(config: ServeConfig) -> int:
 
         voice = attach_voice(companion, config.voice)
     app = build_app(config, companion)
-    from companion.memory import FreeBetweenDeals
-
     companion.add_listener(FreeBetweenDeals())  # after the page's hub: freed memory back between deals
     try:
         server = make_server(config, app)

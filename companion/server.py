@@ -17,7 +17,11 @@ connection, the Pi's own page's too. So :func:`guarded_server` adds
   have ``reserve`` more.
 
 A request body is read up to ``max_body`` bytes (waitress answers 413 beyond it), so no body
-larger than the API accepts is held in memory or in TMPDIR.
+larger than the API accepts is held in memory or in TMPDIR. waitress keeps a body over 512 KB in
+a file in TMPDIR while it comes; when that file cannot be written (the SD card full or
+read-only) the request is answered 507 or 503 as the page's own storage refusals are, not a
+connection cut short. waitress's own refusals (400, 413, 431, 501, 507) are JSON
+(``{"error": ...}``), as every answer of the API is.
 
 >>> server = guarded_server(lambda e, s: [], host="127.0.0.1", port=0, threads=2)
 >>> server.per_address, server.head_timeout, server.adj.max_request_body_size > 12_000_000
@@ -29,6 +33,9 @@ larger than the API accepts is held in memory or in TMPDIR.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -36,8 +43,10 @@ from typing import Any
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import Error
 
 from web.security import client_key
 
@@ -68,11 +77,72 @@ def body_overdue(elapsed: float, received: int, timeout: float = BODY_TIMEOUT_S,
     return elapsed > timeout + received / rate
 
 
+class StorageRefused(Error):  # type: ignore[misc]
+    """A request body waitress could not keep in TMPDIR: 507 when the card is full, else 503."""
+
+    def __init__(self, cause: OSError) -> None:
+        full = cause.errno in (errno.ENOSPC, errno.EDQUOT)
+        self.code, self.reason = (507, "Insufficient Storage") if full else (503, "Service Unavailable")
+        self.cause = "full" if full else "read-only" if cause.errno == errno.EROFS else "io"
+        super().__init__("the SD card is full: nothing was recorded" if full else
+                         "the SD card is read-only: nothing was recorded" if self.cause == "read-only"
+                         else "the SD card could not be written: nothing was recorded")
+
+
+def error_json(error: Any) -> tuple[str, list[tuple[str, str]], bytes]:
+    """waitress's refusal ``error`` as the API answers: its status, and ``{"error": words}``.
+
+    >>> from waitress.utilities import RequestEntityTooLarge
+    >>> status, headers, body = error_json(RequestEntityTooLarge("exceeds max_body of 9"))
+    >>> status, body
+    ('413 Request Entity Too Large', b'{"error": "the request is too large (exceeds max_body of 9)"}')
+    """
+    words = {400: "the request is malformed", 413: "the request is too large",
+             431: "the request's headers are too large", 501: "that transfer encoding is not supported"}
+    if isinstance(error, StorageRefused):
+        body: dict[str, str] = {"error": str(error.body), "cause": error.cause}
+    else:
+        said = words.get(error.code, error.reason.lower())
+        body = {"error": f"{said} ({error.body})" if error.body else said}
+    return (f"{error.code} {error.reason}", [("Content-Type", "application/json")],
+            json.dumps(body).encode())
+
+
+class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+    """waitress's error answer, in JSON (:func:`error_json`)."""
+
+    def execute(self) -> None:
+        status, headers, body = error_json(self.request.error)
+        self.status = status
+        self.response_headers.extend(headers)
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class GuardedParser(HTTPRequestParser):  # type: ignore[misc]
+    """waitress's request parser, refusing with :class:`StorageRefused` a body its buffer could
+    not write to TMPDIR (waitress would let the error cut the connection)."""
+
+    def received(self, data: bytes) -> int:
+        try:
+            return int(super().received(data))
+        except OSError as cause:
+            log.warning("a request body could not be kept in TMPDIR: %s", cause.strerror)
+            self.error, self.completed = StorageRefused(cause), True
+            if self.body_rcv is not None:
+                with contextlib.suppress(OSError):
+                    self.body_rcv.getbuf().close()
+            return len(data)
+
+
 class GuardedChannel(HTTPChannel):  # type: ignore[misc]
     """waitress's channel, noting the address it is counted against (``client``: an IPv6 /64 as
     one, :func:`web.security.client_key`; None for this computer), when each request's first
     bytes came, when its head was whole and how many bytes came since."""
 
+    parser_class = GuardedParser
+    error_task_class = JsonErrorTask
     client: str | None = None
     head_started: float | None = None
     body_started: float | None = None

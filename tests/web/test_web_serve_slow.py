@@ -1,10 +1,15 @@
 """``crib serve``'s server against slow clients and huge bodies, on real sockets on loopback:
 connections per address are bounded, a request head must come within its time, the Pi's own
 page is served while many slow sockets are open, and a body larger than the API accepts is
-refused before it is read."""
+refused before it is read, and one TMPDIR cannot hold is answered 507 or 503."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
+import json
+import os
 import socket
 import urllib.request
 from collections.abc import Iterable, Iterator
@@ -176,3 +181,55 @@ def test_a_body_larger_than_the_api_takes_is_refused_unread(table: tuple[Any, An
         answer = read_until_quiet(sock)
     assert sent < 60 * 1024 * 1024, f"the server read {sent >> 20} MB before refusing"
     assert answer == b"" or answer.startswith(b"HTTP/1.1 413"), answer[:100]
+
+
+class FullCardFile(io.BytesIO):
+    """A file in TMPDIR on a full SD card: made, but nothing can be written to it."""
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def read_only_card() -> Any:
+    raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+
+@pytest.mark.parametrize(("newfile", "status", "cause"), [
+    (FullCardFile, 507, "full"),
+    (read_only_card, 503, "read-only"),
+])
+def test_a_body_waitress_cannot_keep_in_tmpdir_is_answered_not_cut(
+        table: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, newfile: Any, status: int,
+        cause: str) -> None:
+    """A body over waitress's 512 KB in-memory buffer goes to a file in TMPDIR while it comes;
+    on a full or read-only card that write failed and waitress cut the connection (the phone saw
+    "connection reset"). Now it is answered as the page's storage refusals are."""
+    import waitress.buffers
+
+    monkeypatch.setattr(waitress.buffers.TempfileBasedBuffer, "newfile", lambda self: newfile())
+    config, app = table
+    body = b"x" * (2 * 1024 * 1024)
+    with serving(make_server(config, app)) as port, \
+            socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n" % len(body))
+        with contextlib.suppress(OSError):
+            sock.sendall(body)
+        answer = read_until_quiet(sock)
+        assert answer.startswith(b"HTTP/1.1 %d" % status), answer[:200]
+        said = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+        assert said["cause"] == cause and "nothing was recorded" in said["error"], said
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=10) as page:
+            assert page.status == 200  # the server goes on serving
+
+
+def test_waitress_refusals_are_json(table: tuple[Any, Any]) -> None:
+    config, app = table
+    with serving(make_server(config, app)) as port, \
+            socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Length: 999999999\r\n\r\n")
+        answer = read_until_quiet(sock)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413") and b"application/json" in head, head
+    assert json.loads(body)["error"].startswith("the request is too large"), body

@@ -165,7 +165,7 @@ def large_child(spec: str, full: bool) -> None:
             and time.monotonic() - start < 900:
         time.sleep(0.05)
     report = camera.checks() or {}
-    kept = [k.image.shape for k in camera._recent]
+    kept = [k.image.shape for k in camera._recent if k.image is not None]
     companion.close()
     peak = next(int(line.split()[1]) * 1024 for line in Path("/proc/self/status").read_text().splitlines()
                 if line.startswith("VmHWM:"))

@@ -18,9 +18,11 @@ follower finds the dealer from the first card of the play. The status says so (`
 
 The page's Set-up step asks :meth:`CameraService.checks`: the set-up checks of ``crib camera
 check`` (:func:`vision.camera.check.check_frames`) on the last few frames the tracker took, kept
-in a small ring of small copies (:func:`vision.camera.check.small_copy`: at most 1600 px on the
-long side, the size the cards are read at; a frame that small is kept as it is, no copy), so a
-40 MP camera's eight frames hold about 60 MB, not a gigabyte. They run in the caller's thread
+in a small ring: the newest frame as a small copy (:func:`vision.camera.check.small_copy`: at
+most 1600 px on the long side, the size the cards are read at; a frame that small is kept as it
+is, no copy) and the older frames' light prints only (:func:`vision.camera.check.light_print`,
+57 KB each, all that the flicker check compares), so the ring holds one frame, not eight: 3 MB
+for a 1280x720 camera, 8 MB for a 40 MP one. They run in the caller's thread
 (a page request), never the tracker's, at most once every ``checks_every`` seconds however many
 phones ask (0.9 s: a page asking once a second gets a new report each time); between, every
 caller gets the same answer.
@@ -39,14 +41,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from companion.dealwatch import DealWatch, next_game_settings
 from companion.tracking import CropFolder
 from cribbage.storage import file_error
-from vision.camera.check import small_copy
+from vision.camera.check import light_print, small_copy
 
 log = logging.getLogger("companion.camera")
 
@@ -74,10 +76,13 @@ def load_zones_file(path: Path) -> Any:
 @dataclass(frozen=True)
 class Kept:
     """A frame as the set-up checks' ring keeps it: its image at most ``CHECK_SIDE`` px on the
-    long side (:func:`vision.camera.check.small_copy`), the frame's own ``(width, height)``, its
+    long side (:func:`vision.camera.check.small_copy`; ``None`` once a newer frame came: only the
+    newest is read), its light print for the flicker check
+    (:func:`vision.camera.check.light_print`, 57 KB), the frame's own ``(width, height)``, its
     ``seq`` and field of view."""
 
     image: Any
+    light: Any
     size: tuple[int, int]
     seq: int
     field_of_view: float | None
@@ -85,7 +90,11 @@ class Kept:
     @classmethod
     def of(cls, frame: Any, seq: int) -> Kept:
         image, size = small_copy(frame.image)
-        return cls(image, size, seq, frame.field_of_view)
+        return cls(image, light_print(image), size, seq, frame.field_of_view)
+
+    def older(self) -> Kept:
+        """This frame once a newer one is kept: its light print only."""
+        return replace(self, image=None)
 
 
 class CompanionGame:
@@ -285,6 +294,8 @@ class CameraService:
             with self._recent_lock:
                 if came_back:  # the checks judge the camera as it is now
                     self._recent.clear()
+                if self._recent:
+                    self._recent[-1] = self._recent[-1].older()
                 self._recent.append(kept)
             self.followed += 1
             number = frame.number
@@ -412,8 +423,8 @@ class CameraService:
             from vision.camera.check import check_frames
 
             began = time.monotonic()
-            report = {**check_frames([f.image for f in frames], frames[-1].field_of_view,
-                                     frames[-1].size).to_json(), "frame": newest}
+            report = {**check_frames([frames[-1].image], frames[-1].field_of_view, frames[-1].size,
+                                     [f.light for f in frames]).to_json(), "frame": newest}
             self._checks = (newest, began, time.monotonic(), report)
             self.checks_run += 1
             return report

@@ -26,9 +26,11 @@ import functools
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-__all__ = ["ARENAS", "FreeBetweenDeals", "limit_arenas", "release_free_memory"]
+__all__ = ["ARENAS", "FreeBetweenDeals", "limit_arenas", "live_pages", "machine_memory",
+           "release_free_memory"]
 
 ARENAS = 2
 """malloc arenas ``crib serve`` allows (glibc's default is eight per core): its 80 threads share
@@ -37,6 +39,67 @@ M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
 
 EVERY_S = 10.0
 """The least time between two releases: a deal lasts minutes, a release a few milliseconds."""
+
+
+LIVE_PAGES = 64
+"""Pages that may follow the game live at once (each holds a server thread) on a machine with
+:data:`SMALL` or more memory ..."""
+LIVE_PAGES_SMALL = 16
+"""... and on a smaller one (a Pi Zero 2 W, a 1 GB Pi, a container held to less): a table's
+players and a few onlookers, in 56 fewer threads."""
+SMALL = 1 << 30
+
+
+def machine_memory(meminfo: str = "/proc/meminfo", cgroup: str = "/proc/self/cgroup",
+                   root: str = "/sys/fs/cgroup") -> int | None:
+    r"""The memory this process may use, in bytes: the machine's (``MemTotal``, what Linux has
+    after the camera's reserve) or its memory cgroup's limit where that is smaller (v2
+    ``memory.max``, v1 ``memory.limit_in_bytes``); None where neither can be read (not Linux).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "meminfo").write_text("MemTotal:         439316 kB\nMemFree: 1 kB\n")
+    >>> machine_memory(str(d / "meminfo"), str(d / "none"), str(d)) // (1 << 20)
+    429
+    >>> _ = (d / "cgroup").write_text("0::/crib\n"); (d / "crib").mkdir()
+    >>> _ = (d / "crib" / "memory.max").write_text("268435456\n")
+    >>> machine_memory(str(d / "meminfo"), str(d / "cgroup"), str(d)) >> 20
+    256
+    """
+    sizes = []
+    try:
+        for line in Path(meminfo).read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                sizes.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        groups = Path(cgroup).read_text().splitlines()
+    except OSError:
+        groups = []
+    for line in groups:
+        _, controllers, path = line.split(":", 2)
+        if controllers in ("", "memory") or "memory" in controllers.split(","):
+            folder = Path(root) / ("" if controllers == "" else "memory") / path.lstrip("/")
+            for name in ("memory.max", "memory.limit_in_bytes"):
+                try:
+                    value = (folder / name).read_text().strip()
+                except OSError:
+                    continue
+                if value.isdigit() and int(value) < 1 << 60:  # v1's "no limit" is near 2**63
+                    sizes.append(int(value))
+    return min(sizes) if sizes else None
+
+
+def live_pages(memory: int | None = None) -> int:
+    """How many pages ``crib serve`` lets follow live at once by default, for a machine with
+    ``memory`` bytes (:func:`machine_memory` when not given).
+
+    >>> live_pages(512 << 20), live_pages(4 << 30)
+    (16, 64)
+    """
+    memory = machine_memory() if memory is None else memory
+    return LIVE_PAGES_SMALL if memory is not None and memory < SMALL else LIVE_PAGES
 
 
 @functools.cache

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.buttons import ButtonPresses
 from companion.leds import BoardLeds
+from companion.memory import live_pages
 from cribbage.gamelog import DEMO_SOURCE
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ class ServeConfig:
             demo=args.demo,
             demo_step_s=args.demo_step,
             pin=args.pin,
-            max_live=args.max_live,
+            max_live=live_pages() if args.max_live is None else args.max_live,
             threads=args.threads,
             buttons=args.buttons,
             camera=getattr(args, "camera", None),

@@ -132,3 +132,40 @@ def test_limited_arenas_are_shared_by_the_threads() -> None:
         return int(out.stdout)
 
     assert heaps("limit") <= 1 < heaps("default")
+
+
+@pytest.mark.parametrize(("meminfo_kb", "cgroup", "limit", "pages"), [
+    (439_316, "0::/\n", None, 16),  # a Pi Zero 2 W: 429 MB after the camera's reserve
+    (3_900_000, "0::/\n", None, 64),  # a Pi 4 with 4 GB
+    (3_900_000, "0::/crib\n", ("crib/memory.max", "536870912"), 16),  # held to 512 MB (v2)
+    (3_900_000, "0::/crib\n", ("crib/memory.max", "max"), 64),  # a v2 group with no limit
+    (3_900_000, "4:memory:/crib\n", ("memory/crib/memory.limit_in_bytes", "536870912"), 16),  # v1
+    (3_900_000, "4:memory:/crib\n", ("memory/crib/memory.limit_in_bytes", "9223372036854771712"), 64),
+])
+def test_live_pages_follow_the_machines_memory(tmp_path: Path, meminfo_kb: int, cgroup: str,
+                                               limit: tuple[str, str] | None, pages: int) -> None:
+    from companion.memory import live_pages, machine_memory
+
+    (tmp_path / "meminfo").write_text(f"MemTotal:       {meminfo_kb} kB\nMemFree:  1000 kB\n")
+    (tmp_path / "cgroup").write_text(cgroup)
+    if limit is not None:
+        (tmp_path / limit[0]).parent.mkdir(parents=True)
+        (tmp_path / limit[0]).write_text(limit[1] + "\n")
+    memory = machine_memory(str(tmp_path / "meminfo"), str(tmp_path / "cgroup"), str(tmp_path))
+    assert live_pages(memory) == pages
+
+
+def test_crib_serve_sizes_its_threads_to_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no --max-live, a machine under 1 GB gets 16 live pages and 24 server threads."""
+    from companion import memory
+    from companion.cli import build_parser
+    from companion.service import ServeConfig
+
+    seen: list[ServeConfig] = []
+    monkeypatch.setattr(memory, "machine_memory", lambda: 512 << 20)
+    monkeypatch.setattr("companion.service.serve", lambda config: seen.append(config) or 0)
+    args = build_parser().parse_args(["serve", "--leds", "none"])
+    assert args.handler(args) == 0
+    assert seen[0].max_live == 16 and seen[0].server_threads == 24
+    args = build_parser().parse_args(["serve", "--leds", "none", "--max-live", "40"])
+    assert args.handler(args) == 0 and seen[1].max_live == 40  # said by name: as said

@@ -78,8 +78,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "the game")
     p.add_argument("--threads", type=int, default=None,
                    help="server threads (default: live pages + 8; each live page holds one)")
-    p.add_argument("--max-live", type=int, default=64, metavar="N",
-                   help="pages following live at once; more fall back to polling (default 64)")
+    p.add_argument("--max-live", type=int, default=None, metavar="N",
+                   help="pages following live at once; more fall back to polling (default 64, "
+                   "16 where the machine or its memory cgroup has under 1 GB)")
     p.add_argument("--voice", nargs="?", const="espeak", default=None, metavar="VOICE",
                    help="say each score aloud: espeak (the default when given bare; espeak:en-us "
                    "picks the espeak-ng voice), wav:DIR (each line a WAV file in DIR) or none "
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--pin is 4 to 12 digits (or '' for no PIN)")
     if not 0 <= args.demo_step <= 60:
         raise UsageError("--demo-step is 0 to 60 seconds")
-    if args.max_live < 1:
+    if args.max_live is not None and args.max_live < 1:
         raise UsageError("--max-live must be at least 1")
     if args.threads is not None and args.threads < 2:
         raise UsageError("--threads must be at least 2")

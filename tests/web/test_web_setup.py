@@ -112,9 +112,12 @@ def test_the_ring_keeps_small_copies_of_large_frames(served: Served, good: np.nd
     assert len(kept) == 3
     latest = camera.capture.wait_frame(-1, timeout=1.0)
     assert latest is not None and latest.image.shape[:2] == (1800, 3200)
+    newest = kept[-1]
+    assert newest.image.shape[:2] == (900, CHECK_SIDE) and newest.size == (3200, 1800)
+    assert not np.shares_memory(newest.image, latest.image)  # a copy, not a view of the frame
     for k in kept:
-        assert k.image.shape[:2] == (900, CHECK_SIDE) and k.size == (3200, 1800)
-        assert not np.shares_memory(k.image, latest.image)  # a copy, not a view of the frame
+        assert k.light.shape == (90, 160) and k.light.nbytes <= 60_000 and k.size == (3200, 1800)
+    assert all(k.image is None for k in kept[:-1])  # the older frames: their light print only
     report = served.api.get("/api/camera/checks").get_json()
     assert report["ok"] is True, report["checks"]
     assert (report["width"], report["height"]) == (3200, 1800)  # said in the frame's own pixels
@@ -133,6 +136,20 @@ def test_a_dark_table_fails_light(served: Served, good: np.ndarray, tmp_path: Pa
     assert light["name"] == "light" and light["ok"] is False, light
     assert light["say"].startswith("Too dark: turn on a lamp over the table")
     assert report["ok"] is False
+
+
+def test_a_flickering_lamp_fails_flicker_from_the_rings_light_prints(
+        served: Served, good: np.ndarray, tmp_path: Path) -> None:
+    """The ring keeps the older frames' light prints only; flicker is still judged across them."""
+    from vision.synth.setup_frames import flickering
+
+    folder = write_frames(tmp_path / "mains", flickering(good, CHECK_FRAMES, bands=3.0))
+    camera = served.start(f"frames:{folder}")
+    wait_for(played_all(camera, CHECK_FRAMES))
+    report = served.api.get("/api/camera/checks").get_json()
+    flicker = report["checks"][4]
+    assert report["frames"] == CHECK_FRAMES and flicker["name"] == "flicker"
+    assert flicker["ok"] is False and "picamera2:mains=50" in flicker["say"], flicker
 
 
 def test_the_checks_run_at_most_once_a_second_off_the_tracker_and_change_nothing(

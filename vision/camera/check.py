@@ -60,8 +60,8 @@ from vision.camera.measure import (
 )
 from vision.tuning import MAX_SIDE
 
-__all__ = ["CHECK_SIDE", "LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position", "look",
-           "small_copy", "waits", "watch"]
+__all__ = ["CHECK_SIDE", "LIMITS", "NAMES", "Check", "Report", "check_frames", "lens_position",
+           "light_print", "look", "small_copy", "waits", "watch"]
 
 Image = npt.NDArray[np.uint8]
 
@@ -240,10 +240,15 @@ def _play(source: Any, seconds: float, most: int) -> tuple[list[Image], float | 
 
 
 def check_frames(frames: Sequence[Image], field_of_view: float | None = None,
-                 size: tuple[int, int] | None = None) -> Report:
+                 size: tuple[int, int] | None = None, prints: Sequence[Image] | None = None) -> Report:
     """The checks on frames of one table (BGR, oldest first): the newest is read, all are
     compared for flicker; ``field_of_view`` (degrees across, where the camera says it) sets the
     lens advice's distance (:func:`lens_position`).
+
+    ``prints`` are the frames' light prints (:func:`light_print`, oldest first, the newest
+    frame's last), for a caller that keeps only those of the older frames (the companion's ring:
+    a 57 KB print instead of a 2.7 MB frame); flicker is then judged on them and ``frames`` may be
+    the newest frame alone.
 
     ``size`` is the frames' own ``(width, height)`` where they are given as copies shrunk to at
     most :data:`CHECK_SIDE` (:func:`small_copy`): the report's size, the cards' width and the
@@ -263,6 +268,7 @@ def check_frames(frames: Sequence[Image], field_of_view: float | None = None,
         raise ValueError("no frame to check")
     t0 = time.perf_counter()
     image = frames[-1]
+    prints = [light_print(f) for f in frames] if prints is None else prints
     reading = read_cards(image)
     cards = find_cards(image, reading.cards, reading.unreadable)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -277,13 +283,13 @@ def check_frames(frames: Sequence[Image], field_of_view: float | None = None,
         check_distance(grey, cards, width, scale) if sharp or not cards
         else waits(Check("distance", True, None, BLURRED_SIZE)),
         check_glare(image, cards),
-        check_flicker(frames),
+        check_flicker(prints),
         check_contrast(grey, cards, bool(reading.cards)),
         check_tilt(image, cards),
     ]
     wide, height = (wide, height) if size is None else size
     card_width = round(width * scale, 1) if sharp else None  # no size from a blurred picture
-    return Report(checks, len(frames), len(cards), len(reading.cards), wide, height,
+    return Report(checks, len(prints), len(cards), len(reading.cards), wide, height,
                   (time.perf_counter() - t0) * 1000, {"card_width": card_width})
 
 
@@ -406,26 +412,44 @@ def check_glare(image: Image, cards: list[CardSeen]) -> Check:
     return Check("glare", True, share, "No glare on the cards")
 
 
-def _light_swings(frames: Sequence[Image]) -> tuple[float, float]:
+LIGHT_PRINT = (160, 90)
+"""The size (width, height) a frame's light is compared at for flicker: a row band of an
+eighth of the picture still shows, and the print is 57 KB however large the frame."""
+
+
+def light_print(image: Image) -> Image:
+    """What the flicker check keeps of a frame: its grey level, area-averaged to
+    :data:`LIGHT_PRINT` (float32).
+
+    >>> import numpy as np
+    >>> light_print(np.full((720, 1280, 3), 90, np.uint8)).shape
+    (90, 160)
+    """
+    return cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), LIGHT_PRINT,
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _light_swings(prints: Sequence[Image]) -> tuple[float, float]:
     """How much the light beats: the typical frame-to-frame change of the whole frame's light,
-    and the typical swing of a frame's rows against the frames' median (both as shares)."""
-    small = np.stack([cv2.resize(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), (160, 90),
-                                 interpolation=cv2.INTER_AREA).astype(np.float32) for f in frames])
+    and the typical swing of a frame's rows against the frames' median (both as shares), from the
+    frames' light prints (:func:`light_print`)."""
+    small = np.stack(list(prints))
     usual = np.median(small, axis=0) + 1.0
     ratio = small / usual
     means = ratio.mean(axis=(1, 2))
-    beat = float(np.median(np.abs(np.diff(means)))) if len(frames) > 1 else 0.0
+    beat = float(np.median(np.abs(np.diff(means)))) if len(prints) > 1 else 0.0
     rows = np.median(ratio, axis=2) / means[:, None]
     bands = float(np.median(np.percentile(rows, 95, axis=1) - np.percentile(rows, 5, axis=1))) / 2
     return beat, bands
 
 
-def check_flicker(frames: Sequence[Image]) -> Check:
-    """The light steady from frame to frame and from row to row."""
-    if len(frames) < 3:
+def check_flicker(prints: Sequence[Image]) -> Check:
+    """The light steady from frame to frame and from row to row, judged on the frames' light
+    prints (:func:`light_print`)."""
+    if len(prints) < 3:
         return Check("flicker", True, None, "One picture: flicker shows only on the camera's own "
                      "frames (check the camera itself)")
-    beat, bands = _light_swings(frames)
+    beat, bands = _light_swings(prints)
     swing = max(beat, bands)
     if swing > LIMITS["flicker"]:
         kind = "bands roll across the picture" if bands >= beat else "the light beats"

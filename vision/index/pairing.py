@@ -53,6 +53,7 @@ def find_at_levels(dark: tuple[np.ndarray, np.ndarray], levels: tuple[Level, ...
                       notes=notes if k < tuning.NOTE_LEVELS else None, inner=inner,
                       whole=(whole_from if whole_from is not None else notes) if k == whole_level else None,
                       gap=gap, part=part)
+        del comps  # this level's labels go before the next level's are made
         if found:
             out += fresh(found, out)
     return out
@@ -123,11 +124,27 @@ def pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, *, look: i
             # only tiny blobs with a partner where a glyph's pip would be (a speck alone is dust)
             ct, st = cents[1:][idx[t]], size[idx[t]].astype(np.float32)
             small_all = idx[size[idx] <= 2 * tuning.SMALL_GLYPH]
-            ca = cents[1:][small_all]
-            gap = np.hypot(ct[:, None, 0] - ca[None, :, 0], ct[:, None, 1] - ca[None, :, 1])
-            near = (gap > 0.5 * st[:, None]) & (gap < 1.6 * st[:, None] + 2)
-            notes.small.append(ct[near.any(axis=1)])
+            notes.small.append(ct[_with_partner(ct, st, cents[1:][small_all])])
     return out
+
+
+def _with_partner(ct: np.ndarray, st: np.ndarray, ca: np.ndarray, block: int = 128) -> np.ndarray:
+    """Which tiny blobs (centres ``ct``, sizes ``st``) have a blob of ``ca`` where a glyph's pip
+    would be (0.5 to 1.6 of its size and 2 px off). A felt's weave makes thousands of each: the
+    distances are taken ``block`` tiny blobs at a time, so a frame's reading holds a few MB of
+    them, not a thousand by two thousand.
+
+    >>> import numpy as np
+    >>> ct = np.array([[10.0, 10.0], [50.0, 50.0]]); st = np.array([4.0, 4.0], np.float32)
+    >>> _with_partner(ct, st, np.array([[10.0, 14.0], [90.0, 90.0]]), block=1).tolist()
+    [True, False]
+    """
+    found = np.zeros(len(ct), bool)
+    for b in range(0, len(ct), block):
+        c, s = ct[b:b + block], st[b:b + block, None]
+        gap = np.hypot(c[:, None, 0] - ca[None, :, 0], c[:, None, 1] - ca[None, :, 1])
+        found[b:b + block] = ((gap > 0.5 * s) & (gap < 1.6 * s + 2)).any(axis=1)
+    return found
 
 
 def _match(c: np.ndarray, s: np.ndarray, st: np.ndarray, solid: np.ndarray, *, idx: np.ndarray, look: int,

@@ -334,9 +334,11 @@ class Companion:
         """The cards read in a photo (``vision.reader``), as JSON for the page.
 
         The photo is decoded by :func:`vision.image.open_photo` within the pixel budget and
-        shrunk to the reader's working size (``MAX_SIDE`` across) as it is decoded, a large JPEG
-        decoded straight at a fraction of its size; centres and corners are in the photo's own
-        pixels. A photo that cannot be decoded raises ``PhotoUnreadable``."""
+        shrunk to twice the reader's working size (``PHOTO_SIDE``, 3200 px across) as it is
+        decoded, a large JPEG decoded straight at a fraction of its size: the reader reads it at
+        its working size and reads the places too small to read there again from these pixels
+        (the closer look, :func:`vision.reader.read_cards`). Centres and corners are in the
+        photo's own pixels. A photo that cannot be decoded raises ``PhotoUnreadable``."""
         from web.ports import PhotoUnreadable, VisionUnavailable
 
         try:
@@ -344,12 +346,12 @@ class Companion:
             from vision.hand import starter_apart
             from vision.image import open_photo
             from vision.reader import read_cards
-            from vision.tuning import MAX_SIDE
+            from vision.tuning import PHOTO_SIDE
         except Exception as exc:  # missing module, OpenCV trouble, a model file missing
             raise VisionUnavailable(f"{type(exc).__name__}: {exc}") from exc
 
         try:
-            photo = open_photo(image, side=MAX_SIDE)
+            photo = open_photo(image, side=PHOTO_SIDE)
         except ImageError as exc:
             raise PhotoUnreadable(str(exc)) from exc
         reading = read_cards(photo.pixels, deck=self._taught_deck())

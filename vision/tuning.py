@@ -111,6 +111,7 @@ IN_DOUBT = THRESHOLD - 0.01  # the most a contrary reading (shape and colour dis
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MIN_GLYPH = 6  # px: smaller glyphs are not read (a card 60 px wide prints its rank 7-9 px tall)
 MAX_SIDE = 1600  # px: larger photos are read at this size (coordinates are scaled back)
+PHOTO_SIDE = 2 * MAX_SIDE  # px: a photo upload is decoded at most this big (the closer look reads from it)
 MIN_SIDE = 16  # px: a photo narrower than this holds no readable index
 SMALL_PHOTO = 200  # px: a photo smaller than this (its long side) is read enlarged twice
 GUESSED_MIN = 0.75  # a candidate placed from the shape of one blob counts only read at least this sure

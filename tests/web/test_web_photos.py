@@ -93,6 +93,20 @@ def test_the_card_lying_apart_is_offered_as_the_starter(api: Api) -> None:
     assert reading["starter_apart"] == "5S"
 
 
+def test_small_cards_in_a_1080p_photo_are_read_closer(api: Api) -> None:
+    """Cards 72 px wide in a 1920x1080 photo are 60 px at the reader's working size, too small
+    for some indices there: the Photo tab reads those places again from the photo's own pixels,
+    as ``crib detect`` does (it read the photo shrunk to 1600 px before)."""
+    cv2 = pytest.importorskip("cv2")
+    from vision.synth.compose import drawn_table
+
+    cards = [(n, 300 + 260 * k, 540 + (k % 2) * 160, (k * 29) % 60 - 30)
+             for k, n in enumerate(["7H", "TD", "TH", "6D", "2D", "5H"])]
+    photo = drawn_table(cards, width=72, seed=2, size=(1080, 1920), table="felt")
+    reading = upload(api, bytes(cv2.imencode(".png", photo)[1])).get_json()["reading"]
+    assert sorted(c["card"] for c in reading["cards"]) == ["2D", "5H", "6D", "7H", "TD", "TH"]
+
+
 def test_a_hand_spread_with_no_card_apart_offers_no_starter(api: Api) -> None:
     """The spread's top card shows whole, its centre half a card from the others' indices: it is
     not a card lying apart."""

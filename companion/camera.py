@@ -54,6 +54,7 @@ log = logging.getLogger("companion.camera")
 
 ZONES_FILE = "zones.json"  # the zones set on the page, in the data folder
 AUTO = "auto"  # --zones auto: the seats found from the cards (vision.track.seats)
+LATENCY_KEPT = 4096  # events whose frame the benchmark's latency figure is taken from (about ten games)
 CHECK_FRAMES = 8  # the set-up checks look at the last this many frames (flicker compares them)
 CHECK_EVERY = 0.9  # ... at most once in this many seconds (the page asks once a second)
 
@@ -181,8 +182,9 @@ class CameraService:
                                on_status=self._camera_changed)
         self._thread = threading.Thread(target=self._run, name="tracker", daemon=True)
         self._was_lost = False
-        # (frame, event type, the game's event count after it): the benchmark's
-        self.latency: list[tuple[int, str, int]] = []
+        # (frame, event type, the game's event count after it): the benchmark's; the newest
+        # LATENCY_KEPT only, so an evening's following holds a bounded list
+        self.latency: deque[tuple[int, str, int]] = deque(maxlen=LATENCY_KEPT)
         self.followed = 0  # frames the tracker thread took (the benchmark's frame rate)
         # the set-up checks: the last frames the tracker took, and the last report
         self._recent: deque[Kept] = deque(maxlen=CHECK_FRAMES)

@@ -85,8 +85,10 @@ class Drawn:
     'A'
     """
 
-    def __init__(self, dealer: str | None) -> None:
+    def __init__(self, dealer: str | None, before: tuple[tuple[str, int, int], ...] = ()) -> None:
         self.table = DrawnTable()
+        for card, x, y in before:  # lying there before the camera's first frame
+            self.table.lay(card, x, y)
         store = GameStore(":memory:")
         self.game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
         if dealer is not None:

@@ -454,6 +454,8 @@ class Follower:
 
     def _sighted(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         phase = state.get("phase")
+        if s.lying and s.zone != CENTRE and phase in ("cut", "deal") and not _deal_cards(state):
+            return self._left_be(s, state)
         if phase == "cut":
             return self._find_dealer(s, state)
         if phase in (None, "over"):
@@ -556,6 +558,18 @@ class Follower:
                             {"label": "Not a card", "action": "dismiss"}]
             self._swap = dealt
         return after
+
+    def _left_be(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
+        """A card face up beside a seat from the camera's first look, before the starter: never
+        seen laid, it is no card of the play (a card left out, an ace printed on a felt). It is
+        neither pegged nor asked about, nor taken as the first card of the play to find the
+        dealer; the status says it is left be. The tracker holds it where it lies, so it is not
+        reported again; moved and laid, it is a new card."""
+        where = self._where_words(s.zone, state)
+        log.info("camera: %s lay in %s before the camera watched: left be", s.card, where)
+        self._last = {"card": s.card, "say": f"{_pretty(s.card)} lay in {where} before I watched: I "
+                      "leave it be (a card of the play counts once it is laid)", "frame": s.frame}
+        return state
 
     def _find_dealer(self, s: Sighting, state: dict[str, Any]) -> dict[str, Any]:
         """A game begun with no dealer (none tapped, a game the camera started): the table says

@@ -144,6 +144,7 @@ class Sighting:
     votes: int
     crop: BGR = field(repr=False, compare=False)
     down: tuple[float, float] | None = None  # its index's down, if read: its seat (vision.track.seats)
+    lying: bool = False  # read in the tracker's first look at that part of the table: not seen laid
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,7 @@ class _Look:
     new_paper: set[int] = field(default_factory=set)  # cards laid, or turned face up, in this look
     dropped: list[_Slot] = field(default_factory=list)  # unread indices taken for a known card's own
     fresh: set[int] = field(default_factory=set)  # cards first laid in this look
+    first: bool = False  # the tracker's first look at this part of the table: nothing was seen laid
 
 
 class Tracker:
@@ -281,6 +283,7 @@ class Tracker:
         self.expect: tuple[str, ...] = ()  # zones read first when several places wait (the game's guess)
         self._rows: deque[npt.NDArray[np.float32]] = deque(maxlen=9)  # each row's level, recent frames
         self.restarted = False  # frame numbers began again (or the size changed): a source come back
+        self._watched = False  # the whole table read once: what lay there before was learnt
 
     # -- what the game tells it ----------------------------------------------------------------
 
@@ -453,13 +456,18 @@ class Tracker:
         whole_small = (0, 0, small.shape[1], small.shape[0])
         still = self.motion.still_for(whole_small, number) >= self.settle
         tiles = unread_tiles(self._read_mask, busy)
+        first = not self._watched  # a part of the table never read since the camera began
+        if not tiles:
+            self._watched = True
         if tiles and still and not self._looks:
-            self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)]))
+            self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)],
+                                     first=first))
             return
         pad = PAD * max(size)
         for tile in tiles:
             if self.motion.still_for(tile, number) >= self.settle:
-                self._add_look(number, [tile], to_frame(tile, small.shape, size, pad), small.shape, size)
+                self._add_look(number, [tile], to_frame(tile, small.shape, size, pad), small.shape, size,
+                               first=first)
         ready = []
         for box in changed_boxes(self._reference, small, busy, self._read_mask):
             grown = (box[0] - STILL_GROW, box[1] - STILL_GROW, box[2] + STILL_GROW, box[3] + STILL_GROW)
@@ -479,14 +487,14 @@ class Tracker:
             self._add_look(number, cores, box, small.shape, size)
 
     def _add_look(self, number: int, cores: list[Box], box: Box, small_shape: tuple[int, ...],
-                  size: tuple[int, int]) -> None:
+                  size: tuple[int, int], first: bool = False) -> None:
         sx, sy = small_shape[1] / size[0], small_shape[0] / size[1]
         small_box = (int(box[0] * sx), int(box[1] * sy), int(np.ceil(box[2] * sx)), int(np.ceil(box[3] * sy)))
         g = STILL_GROW
         core = (min(c[0] for c in cores) - g, min(c[1] for c in cores) - g,
                 max(c[2] for c in cores) + g, max(c[3] for c in cores) + g)
         places = [to_frame(c, small_shape, size, PLACE_GROW * max(size)) for c in cores]
-        self._looks.append(_Look(number, box, small_box, core, places))
+        self._looks.append(_Look(number, box, small_box, core, places, first=first))
 
     def _settle_reference(self, look: _Look, small: npt.NDArray[np.uint8], image: BGR, number: int) -> None:
         """The place just read is the table as last read, where it was still (a hand moving in
@@ -689,7 +697,7 @@ class Tracker:
             look.new_paper.add(id(tc))
             look.fresh.add(id(tc))
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
-                                _crop(image, slot.center, slot.size), tc.down))
+                                _crop(image, slot.center, slot.size), tc.down, lying=look.first))
         return out
 
     def _close(self, look: _Look, image: BGR, number: int,

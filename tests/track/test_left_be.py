@@ -1,0 +1,60 @@
+"""A card face up on the table before the camera's first look (a card left out, an ace printed
+on a blackjack felt) was never seen laid: it is never pegged, never asked about, and never taken
+as the first card of the play to find the dealer. It is said to be left be; laid somewhere in
+play, a card counts as any other."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.track.test_waits import PLAY, STARTER, Drawn
+
+PRINTED = ("AS", 580, 180)
+"""An ace printed on the felt, beside Ann's row (seat A, the bottom half), where no card is laid."""
+
+
+def played(dealer: str | None, before: tuple[tuple[str, int, int], ...]) -> Drawn:
+    d = Drawn(dealer=dealer, before=before)
+    d.lay(*STARTER)
+    for card in PLAY:
+        d.lay(*card)
+    d.settle(12)
+    return d
+
+
+def events(d: Drawn) -> list[dict[str, object]]:
+    return [{k: v for k, v in a.event.items() if k != "seen"} for a in d.follower.applied]
+
+
+@pytest.mark.parametrize("dealer", ["A", None])
+def test_a_card_printed_on_the_felt_is_left_be(dealer: str | None) -> None:
+    alone, printed = played(dealer, ()), played(dealer, (PRINTED,))
+    assert events(printed) == events(alone)  # the same game, the dealer found the same (A)
+    assert printed.game.state()["dealer"] == "A" and len(events(printed)) >= 1 + len(PLAY)
+    assert all(a.event.get("card") != "AS" for a in printed.follower.applied)
+    assert not any(f.card == "AS" for f in printed.follower.flags)
+    assert not any(f.kind in ("starter", "play", "dealer") for f in printed.follower.flags)
+
+
+def test_the_printed_card_is_said_to_be_left_be() -> None:
+    d = Drawn(dealer=None, before=(PRINTED,))
+    last = d.follower.status()["last"]
+    assert last["card"] == "AS" and "leave it be" in last["say"] and "Ann's row" in last["say"]
+
+
+def test_a_hand_passing_over_it_does_not_lay_it() -> None:
+    d = played("A", (PRINTED,))
+    for _ in range(3):  # a hand sweeps over the felt's ace and goes
+        d.follower.feed(d.table.frame(hand=(PRINTED[1], PRINTED[2])), d.n)
+        d.n += 1
+    d.settle(12)
+    assert all(a.event.get("card") != "AS" for a in d.follower.applied)
+    assert not any(f.card == "AS" for f in d.follower.flags)
+
+
+def test_a_card_laid_in_play_counts_though_one_lay_there_before() -> None:
+    d = Drawn(dealer="A", before=(PRINTED,))
+    d.lay(*STARTER)
+    d.lay("KS", 170, 60)  # Bob, the pone, lays first
+    d.lay("AH", 170, 300)  # Ann lays an ace of her own beside the felt's
+    assert [(e["type"], e.get("card")) for e in events(d)][-2:] == [("play", "KS"), ("play", "AH")]

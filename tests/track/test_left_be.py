@@ -58,3 +58,39 @@ def test_a_card_laid_in_play_counts_though_one_lay_there_before() -> None:
     d.lay("KS", 170, 60)  # Bob, the pone, lays first
     d.lay("AH", 170, 300)  # Ann lays an ace of her own beside the felt's
     assert [(e["type"], e.get("card")) for e in events(d)][-2:] == [("play", "KS"), ("play", "AH")]
+
+
+def test_a_card_unread_at_first_is_not_laid_when_the_whole_table_is_read_again() -> None:
+    """The reader misses the felt's ace in the first look (its print reads only some of the
+    time); later so much of the table changes at once that the whole frame is read again, and
+    the ace is read: it lies where nothing changed, so it is not a card laid."""
+    from tests.track.table import DrawnTable, patch_reader
+    from vision.track import Sighting, Tracker, Zones
+
+    frame_no = {"n": 0}
+
+    def misses_the_ace_at_first(image):  # type: ignore[no-untyped-def]
+        cards, doubts = patch_reader(image)
+        if frame_no["n"] < 20:
+            cards = [c for c in cards if c.card != "AS"]
+        return cards, doubts
+
+    table = DrawnTable()
+    table.lay(*PRINTED)
+    tracker = Tracker(Zones.default(2), reader=misses_the_ace_at_first)
+    laid: list[str] = []
+
+    def feed(frames: int) -> None:
+        for _ in range(frames):
+            laid.extend(s.card for s in tracker.feed(table.frame(), frame_no["n"]) if isinstance(s, Sighting))
+            frame_no["n"] += 1
+
+    feed(24)
+    assert laid == []
+    many = [("2C", 60, 60), ("3D", 140, 60), ("4H", 220, 60), ("5S", 300, 60), ("6C", 380, 60),
+            ("7D", 60, 300), ("8H", 140, 300), ("9S", 220, 300), ("TC", 300, 300), ("JD", 380, 300),
+            ("QH", 470, 60), ("KS", 470, 300)]
+    for card in many:  # a cloth lifted off a dealt table: a third of the frame changes at once
+        table.lay(*card)
+    feed(20)
+    assert sorted(laid) == sorted(c for c, _, _ in many)

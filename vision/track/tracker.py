@@ -481,7 +481,10 @@ class Tracker:
                   for joint in merge([window for window, _ in windows])]
         area = sum((b[2] - b[0]) * (b[3] - b[1]) for _, b in groups)
         if area > WHOLE * size[0] * size[1] and still:
-            self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, [(0, 0, *size)]))
+            # the whole table read at once, but a new card is taken only where the table changed:
+            # a card that lay unread where nothing moved (an ace printed on the felt) is not laid
+            places = [to_frame(box, small.shape, size, PLACE_GROW * max(size)) for box in ready]
+            self._looks.append(_Look(number, (0, 0, *size), whole_small, whole_small, places))
             return
         for cores, box in groups:
             self._add_look(number, cores, box, small.shape, size)

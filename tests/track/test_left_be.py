@@ -94,3 +94,27 @@ def test_a_card_unread_at_first_is_not_laid_when_the_whole_table_is_read_again()
         table.lay(*card)
     feed(20)
     assert sorted(laid) == sorted(c for c, _, _ in many)
+
+
+def test_a_card_laid_before_its_place_was_first_read_still_counts() -> None:
+    """The camera starts with Bob's hand over his row; the starter is turned and Bob lays the
+    first card of the play there before his row was ever read. Something moved there, so that
+    card was laid, not lying: it is the first of the play (Ann dealt)."""
+    from companion.tracking import StoreGame
+    from cribbage.gamelog import GameStore
+    from tests.track.table import DrawnTable, patch_reader
+    from vision.track import Follower, Tracker, Zones
+
+    d = Drawn.__new__(Drawn)
+    store = GameStore(":memory:")
+    d.table, d.n = DrawnTable(), 0
+    d.game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))
+    d.follower = Follower(d.game, Tracker(Zones.default(2), reader=patch_reader))
+    for step in range(14):  # Bob's hand moving over his row from the first frame; the starter turned
+        if step == 6:
+            d.table.lay(*STARTER)
+        d.follower.feed(d.table.frame(hand=(170 + 12 * (step % 2), 60)), d.n)
+        d.n += 1
+    d.table.lay("KS", 170, 60)
+    d.settle(12)
+    assert d.game.state()["dealer"] == "A" and ("play", "B") in d.kinds("play")

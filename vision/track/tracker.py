@@ -144,7 +144,7 @@ class Sighting:
     votes: int
     crop: BGR = field(repr=False, compare=False)
     down: tuple[float, float] | None = None  # its index's down, if read: its seat (vision.track.seats)
-    lying: bool = False  # read in the tracker's first look at that part of the table: not seen laid
+    lying: bool = False  # read in the first look at a part of the table nothing moved over: not laid
 
 
 @dataclass(frozen=True)
@@ -284,6 +284,7 @@ class Tracker:
         self._rows: deque[npt.NDArray[np.float32]] = deque(maxlen=9)  # each row's level, recent frames
         self.restarted = False  # frame numbers began again (or the size changed): a source come back
         self._watched = False  # the whole table read once: what lay there before was learnt
+        self._began: int | None = None  # the first frame fed
 
     # -- what the game tells it ----------------------------------------------------------------
 
@@ -392,6 +393,8 @@ class Tracker:
             self._size = (w, h)
             self.forget()
         self._number = number
+        if self._began is None:
+            self._began = number
         small = small_grey(lores if lores is not None else image)
         if self._reference is None or self._reference.shape != small.shape:
             self._paper_ref = self._paper_now(image, number, small.shape)
@@ -700,7 +703,8 @@ class Tracker:
             look.new_paper.add(id(tc))
             look.fresh.add(id(tc))
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
-                                _crop(image, slot.center, slot.size), tc.down, lying=look.first))
+                                _crop(image, slot.center, slot.size), tc.down,
+                                lying=look.first and not self.moved_since(slot.center, self._began or 0)))
         return out
 
     def _close(self, look: _Look, image: BGR, number: int,

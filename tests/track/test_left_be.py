@@ -118,3 +118,47 @@ def test_a_card_laid_before_its_place_was_first_read_still_counts() -> None:
     d.table.lay("KS", 170, 60)
     d.settle(12)
     assert d.game.state()["dealer"] == "A" and ("play", "B") in d.kinds("play")
+
+
+def test_after_the_camera_comes_back_the_printed_card_is_still_left_be() -> None:
+    """The camera restarts mid-play and reports everything lying afresh, the felt's ace too:
+    it was left be there, so it is still no card of the play (it was asked about as Ann's card
+    out of turn, and held the rest of the play behind that flag)."""
+    d = Drawn(dealer="A", before=(PRINTED,))
+    d.lay(*STARTER)
+    d.lay(*PLAY[0])
+    d.lay(*PLAY[1])
+    d.n = 0  # the camera restarts: its frame numbers begin again
+    d.settle(12)
+    for card in PLAY[2:]:
+        d.lay(*card)
+    d.settle(12)
+    assert [e.get("card") for e in events(d) if e["type"] == "play"] == [c for c, _, _ in PLAY]
+    assert not d.follower.flags
+
+
+def test_the_next_game_leaves_it_be_too() -> None:
+    """The camera service keeps one tracker for the evening and reads the table afresh for each
+    new game (``forget``): the felt's ace, left be in the first game, is no card of the next one's
+    play either, nor the first card that says who dealt."""
+    from companion.tracking import StoreGame
+    from cribbage.gamelog import GameStore
+    from vision.track import Follower
+
+    d = played("A", (PRINTED,))
+    for card, _, _ in [STARTER, *PLAY]:
+        del d.table.cards[card]  # the table cleared for the next game; the printed ace stays
+    d.settle(6)
+    store = GameStore(":memory:")
+    d.game = StoreGame(store, store.new_game({"players": "Ann,Bob"}))  # no dealer told
+    tracker = d.follower.tracker
+    tracker.forget()
+    d.follower = Follower(d.game, tracker)
+    d.settle(8)
+    d.lay(*STARTER)
+    for card in PLAY[:4]:
+        d.lay(*card)
+    d.settle(12)
+    assert d.game.state()["dealer"] == "A"
+    assert [e.get("card") for e in events(d) if e["type"] == "play"] == [c for c, _, _ in PLAY[:4]]
+    assert not d.follower.flags

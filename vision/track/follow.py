@@ -563,9 +563,11 @@ class Follower:
         """A card face up beside a seat from the camera's first look, before the starter: never
         seen laid, it is no card of the play (a card left out, an ace printed on a felt). It is
         neither pegged nor asked about, nor taken as the first card of the play to find the
-        dealer; the status says it is left be. The tracker holds it where it lies, so it is not
-        reported again; moved and laid, it is a new card."""
+        dealer; the status says it is left be. The tracker holds it where it lies and never
+        reports it there again (:meth:`vision.track.Tracker.leave_be`), in this game or the next,
+        after the camera came back too; moved and laid, it is a new card."""
         where = self._where_words(s.zone, state)
+        self.tracker.leave_be(s.card, s.center)
         log.info("camera: %s lay in %s before the camera watched: left be", s.card, where)
         self._last = {"card": s.card, "say": f"{_pretty(s.card)} lay in {where} before I watched: I "
                       "leave it be (a card of the play counts once it is laid)", "frame": s.frame}

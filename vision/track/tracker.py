@@ -285,6 +285,7 @@ class Tracker:
         self.restarted = False  # frame numbers began again (or the size changed): a source come back
         self._watched = False  # the whole table read once: what lay there before was learnt
         self._began: int | None = None  # the first frame fed
+        self._left: list[tuple[str, tuple[float, float]]] = []  # cards left be where they lie
 
     # -- what the game tells it ----------------------------------------------------------------
 
@@ -319,6 +320,17 @@ class Tracker:
         self._paper_ref = None
         self._looks = []
         self.motion = MotionMap(window=2)
+
+    def leave_be(self, card: str, center: tuple[float, float]) -> None:
+        """Never report ``card`` lying at ``center`` (frame pixels) again: the follower found it no
+        card of the play (an ace printed on the felt). Kept when the table is read afresh
+        (:meth:`forget`: a new game, a camera come back); the same card laid elsewhere is new."""
+        self._left.append((card, center))
+
+    def _left_be(self, card: str, center: tuple[float, float]) -> bool:
+        """Whether ``card`` read at ``center`` is one left be (within a third of a card)."""
+        reach = self.card_width / 3
+        return any(c == card and _dist(at, center) < reach for c, at in self._left)
 
     def moved_since(self, at: tuple[float, float], frame: int) -> bool:
         """Whether anything moved within a third of a card of ``at`` (frame pixels) after
@@ -702,6 +714,8 @@ class Tracker:
             look.seen_known.add(id(tc))
             look.new_paper.add(id(tc))
             look.fresh.add(id(tc))
+            if self._left_be(card, slot.center):
+                continue  # held where it lies, never reported: a card left be
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
                                 _crop(image, slot.center, slot.size), tc.down,
                                 lying=look.first and not self.moved_since(slot.center, self._began or 0)))

@@ -61,16 +61,22 @@ def test_a_short_hand_is_refused_in_words(phone: Any) -> None:
     expect(page.locator("#toast.bad")).to_have_text("Tap the five cards dealt to Alice")
 
 
-def test_a_deal_without_my_six_says_what_is_known(phone: Any) -> None:
-    """As a camera game: the kept hands (counted in the show) and the crib, but no throws apart."""
-    page = phone
-    new_game(page, names=("Ann", "Bob"))
-    send_events(page, DEAL)
+def open_known(page: Any) -> Any:
+    """The History tab's "what is known" of the game on the page, opened."""
     page.click("#tabs >> text=History")
     game = page.evaluate("() => Crib.app.gameId")
     known = page.locator(f'#games li[data-game="{game}"] details.known')
     expect(known).to_be_attached()
     known.locator("summary").click()
+    return known
+
+
+def test_a_deal_without_my_six_says_what_is_known(phone: Any) -> None:
+    """As a camera game: the kept hands (counted in the show) and the crib, but no throws apart."""
+    page = phone
+    new_game(page, names=("Ann", "Bob"))
+    send_events(page, DEAL)
+    known = open_known(page)
     expect(known).to_contain_text("Deal 1: Ann kept J♣ 5♥ 4♥ 6♦, Bob kept 5♠ 10♦ 9♣ 9♥; "
                                   "the crib held 2♣ 3♠ Q♥ K♠.")
     expect(known).to_contain_text("Who threw which crib cards is not known")
@@ -99,11 +105,7 @@ def test_history_of_a_three_player_game_names_my_five(phone: Any) -> None:
     send_events(page, [{"type": "dealer", "seat": "C"}])
     expect(page.locator('#actions button[data-act="hand"]')).to_have_text("My five")
     send_events(page, THREE_DEAL[1:])
-    page.click("#tabs >> text=History")
-    game = page.evaluate("() => Crib.app.gameId")
-    known = page.locator(f'#games li[data-game="{game}"] details.known')
-    expect(known).to_be_attached()
-    known.locator("summary").click()
+    known = open_known(page)
     expect(known).to_contain_text("Deal 1: Ann kept 4♣ 10♥ 3♠ 6♣, Bob kept 10♦ 8♦ J♠ 2♠, "
                                   "Cy kept Q♦ A♠ 5♠ 9♣; the crib held 9♦ K♦ Q♥ 4♦.")
     expect(known).to_contain_text("(My five, as the Play tab's button says)")

@@ -42,12 +42,15 @@ def assert_toast_covers_nothing(page: Any) -> None:
     assert toast["height"] > 0 and toast["bottom"] <= bars + 1, (toast, bars)
 
 
+TWO_LAID = [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
+            {"type": "play", "seat": "A", "card": "JC"}, {"type": "play", "seat": "B", "card": "5S"}]
+"""Bob deals; Ann lays J♣, Bob 5♠ for fifteen two."""
+
+
 def test_the_play_tab_shows_scores_and_series_and_the_table_who_laid_each(phone: Any) -> None:
     page = phone
     new_game(page, names=("Ann", "Bob"))
-    send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
-                       {"type": "play", "seat": "A", "card": "JC"},
-                       {"type": "play", "seat": "B", "card": "5S"}])
+    send_events(page, TWO_LAID)
     board = page.locator("#play-board")
     expect(board.locator(".chip")).to_have_text(["Ann 0", "Bob 2"])
     expect(board).to_contain_text("count 15")
@@ -100,9 +103,7 @@ def test_the_picker_starts_above_the_fold(phone: Any) -> None:
 def test_the_table_tab_sits_the_board_beside_the_scores_on_a_phone_on_its_side(phone: Any) -> None:
     page = phone
     new_game(page, names=("Ann", "Bob"))
-    send_events(page, [{"type": "dealer", "seat": "B"}, {"type": "starter", "card": "5D"},
-                       {"type": "play", "seat": "A", "card": "JC"},
-                       {"type": "play", "seat": "B", "card": "5S"}])
+    send_events(page, TWO_LAID)
     page.click("#tabs >> text=Table")
     expect(page.locator("#scores .score")).to_have_count(2)
     expect(page.locator("#board-wrap svg.board")).to_be_visible()

@@ -18,13 +18,7 @@ from companion.cli.serve import check_voice
 
 
 def test_serve_says_the_demo_on_the_voice_chosen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    said = tmp_path / "said.txt"
-    fake = bin_dir / "espeak-ng"
-    fake.write_text(f'#!/bin/sh\necho "$*|$(cat)" >> "{said}"\n')
-    fake.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    said = fake_espeak(tmp_path, monkeypatch)
     proc, _ = start_server(tmp_path / "data", "--demo", "--demo-step", "0.05", "--leds", "none",
                            "--voice", f"wav:{tmp_path / 'wav'}")
     try:
@@ -44,13 +38,7 @@ def test_serve_on_the_network_says_its_table_code_first(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A Pi with no screen: phones join by the table code, so the voice says it at start (on
     this computer only, as above, it does not: there the page shows it)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    said = tmp_path / "said.txt"
-    fake = bin_dir / "espeak-ng"
-    fake.write_text(f'#!/bin/sh\necho "$*|$(cat)" >> "{said}"\n')
-    fake.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    said = fake_espeak(tmp_path, monkeypatch)
     proc = spawn_server(tmp_path / "data", "--leds", "none", "--voice", f"wav:{tmp_path / 'wav'}",
                         host="0.0.0.0")
     try:
@@ -61,6 +49,19 @@ def test_serve_on_the_network_says_its_table_code_first(tmp_path: Path,
         stop_server(proc)
     code = json.loads((tmp_path / "data" / "web.json").read_text())["table_code"]
     assert _lines(said)[0].split("|", 1)[1] == f"The table code is {', '.join(code)}."
+
+
+def fake_espeak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in espeak-ng first on PATH; returns the file it notes each call in
+    (``arguments|text`` a line)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    said = tmp_path / "said.txt"
+    fake = bin_dir / "espeak-ng"
+    fake.write_text(f'#!/bin/sh\necho "$*|$(cat)" >> "{said}"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return said
 
 
 def _lines(path: Path) -> list[str]:

@@ -327,7 +327,7 @@ class Tracker:
         (:meth:`forget`: a new game, a camera come back); the same card laid elsewhere is new."""
         self._left.append((card, center))
 
-    def _left_be(self, card: str, center: tuple[float, float]) -> bool:
+    def _is_left_be(self, card: str, center: tuple[float, float]) -> bool:
         """Whether ``card`` read at ``center`` is one left be (within a third of a card)."""
         reach = self.card_width / 3
         return any(c == card and _dist(at, center) < reach for c, at in self._left)
@@ -714,7 +714,7 @@ class Tracker:
             look.seen_known.add(id(tc))
             look.new_paper.add(id(tc))
             look.fresh.add(id(tc))
-            if self._left_be(card, slot.center):
+            if self._is_left_be(card, slot.center):
                 continue  # held where it lies, never reported: a card left be
             out.append(Sighting(card, zone, slot.center, number, conf, look.settled, n,
                                 _crop(image, slot.center, slot.size), tc.down,

@@ -182,3 +182,25 @@ def test_at_most_one_window_is_read_in_a_frame(tracker: Tracker) -> None:
         tracker.feed(table.frame(), n)
         calls.append(reader.calls - before)
     assert max(calls) == 1 and sorted(c.card for c in tracker.visible()) == ["2H", "3H", "4H", "5H", "6H"]
+
+
+def test_a_lamps_rolling_bands_are_taken_out_of_the_window_read() -> None:
+    """Mains flicker: each row brighter or darker, the bands moving from frame to frame. The
+    window the reader gets has each row brought back to its median over the last frames, all of
+    its rows (it is taken out a block of rows at a time)."""
+    plain = DrawnTable().frame()
+    h = plain.shape[0]
+
+    def banded(k: int) -> np.ndarray:
+        gain = 1 + 0.08 * np.sin(2 * np.pi * (3.3 * np.arange(h) / h + k / 7))
+        return np.clip(plain * gain[:, None, None], 0, 255).astype(np.uint8)
+
+    tracker = Tracker(Zones.default(2), reader=CountingReader())
+    for k in range(9):
+        tracker.feed(banded(k), k)
+    window = tracker._steady(banded(8), 0, h, 0, plain.shape[1])
+    before = np.abs(banded(8).astype(int) - plain).mean(axis=(1, 2))  # each row's
+    after = np.abs(window.astype(int) - plain).mean(axis=(1, 2))
+    assert window.dtype == np.uint8 and window.shape == plain.shape
+    assert after.mean() < 0.5 * before.mean()
+    assert after[-40:].mean() < 0.5 * before[-40:].mean(), "the last block's rows are steadied too"

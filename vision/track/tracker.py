@@ -79,6 +79,7 @@ CARD_WIDTH = 0.1  # a card's width, as a share of the frame's width (130 px of 1
 CARD_ASPECT = 1.4  # a card's height over its width
 PALE_TABLE = 1.08  # paper is at least this much brighter than the table (B + G + R), even a white one
 FLICKER = 0.03  # rows this much brighter or darker than over the last frames: a lamp's flicker
+STEADY_ROWS = 32  # rows of a window taken out of flicker at once (1 MB in float at 1280 px)
 LONGEST = 1.25  # card heights: new paper longer than this is no single card
 STILL_THERE = 1.0  # card widths: a card of a deal gone by read this near where it lay still lies there
 REVEALED_SHARE = 0.6  # new paper this much on cards read before is those cards, uncovered
@@ -450,7 +451,11 @@ class Tracker:
             return window
         h = image.shape[0]
         rows = np.interp((np.arange(y0, y1) + 0.5) * len(gain) / h - 0.5, np.arange(len(gain)), gain)
-        return np.clip(window * rows[:, None, None], 0, 255).astype(np.uint8)
+        out = np.empty_like(window)
+        for r in range(0, len(window), STEADY_ROWS):  # a block at a time: a whole frame in float is 22 MB
+            block = window[r : r + STEADY_ROWS] * rows[r : r + STEADY_ROWS, None, None]
+            out[r : r + STEADY_ROWS] = np.clip(block, 0, 255, out=block)  # truncated, as astype does
+        return out
 
     def _urgency(self, look: _Look, number: int) -> tuple[int, int]:
         """The order looks are read in: those begun (their next reading soonest lost), then those

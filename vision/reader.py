@@ -44,6 +44,9 @@ __all__ = ["CardRead", "IndexSeen", "Reading", "Unreadable", "load_image", "read
 
 BLUE, RED = 0, 2  # channels of a BGR patch
 RED_SUITS = np.array([MODEL_SUITS.index("D"), MODEL_SUITS.index("H")])  # their suit classes
+SCORE_BLOCK = 256
+"""Candidates whose patches are cut and read at once (3 MB of patches; a multiple of the
+network's batch)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,8 +72,16 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
     taught deck, a patch close to one of its indices is sharpened toward that card. A card named
     with doubt (confidence from ``tuning.LOOK_CLOSER`` up to the threshold) is looked at again
     (:func:`_closer`).
-    A glyph under ``tuning.MIN_GLYPH`` px is not read at all."""
+    A glyph under ``tuning.MIN_GLYPH`` px is not read at all. The candidates are read
+    :data:`SCORE_BLOCK` at a time, so a frame of a thousand candidates holds a block's patches at
+    once, not all of them."""
     cands = [c for c in cands if c.size >= tuning.MIN_GLYPH]
+    return [scored for b in range(0, len(cands), SCORE_BLOCK)
+            for scored in _score_block(pyramid, cands[b : b + SCORE_BLOCK], deck)]
+
+
+def _score_block(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None) -> list[_Scored]:
+    """:func:`_score` for one block of candidates."""
     if not cands:
         return []
     x = cut_patches(pyramid, [(c.rank_pos, c.suit_pos) for c in cands])
@@ -95,7 +106,8 @@ def _score(pyramid: Pyramid, cands: list[Candidate], deck: TaughtDeck | None = N
             conf_k = min(conf_k, tuning.IN_DOUBT)
         if conf_k < (tuning.GUESSED_MIN if c.guessed else tuning.MIN_EVIDENCE):
             continue
-        out.append(_Scored(c, class_name(r, s), conf_k, x[k], pr[k], ps[k], contrary=bool(contrary[k])))
+        out.append(_Scored(c, class_name(r, s), conf_k, x[k].copy(), pr[k].copy(), ps[k].copy(),
+                               contrary=bool(contrary[k])))  # copies: the block's arrays go
     return out
 
 

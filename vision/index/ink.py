@@ -93,10 +93,11 @@ def relative_darkness(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v, lit
 
 
-def ink_components(v: np.ndarray, lit: np.ndarray, level: Level) -> Components:
+def ink_components(v: np.ndarray, lit: np.ndarray, level: Level, *, labels: bool = True) -> Components:
     """Ink at one darkness level, as connected components: blobs darker than ``level.ink`` holding
     a core darker than ``level.core`` (solid) or, faint, only one darker than ``level.faint``,
-    eroded by a ``level.thin`` square; blobs with neither are given zero area.
+    eroded by a ``level.thin`` square; blobs with neither are given zero area. ``labels``: keep
+    the labels image (16-bit where the labels fit); without it, ``Components.labels`` is None.
 
     >>> import numpy as np
     >>> v = np.full((40, 40), 200, np.uint8); v[5:15, 5:9] = 40; v[25:30, 25:30] = 110
@@ -115,12 +116,14 @@ def ink_components(v: np.ndarray, lit: np.ndarray, level: Level) -> Components:
     ink = cv2.bitwise_and(cv2.compare(v, level.ink, cv2.CMP_LT), lit)
     if level.thin > 1:
         ink = cv2.erode(ink, np.ones((level.thin, level.thin), np.uint8))
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    n, image, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     faint = max(level.core, level.faint)
     sel = cv2.compare(v, faint, cv2.CMP_LT) > 0
-    sel &= labels > 0
-    lab = labels[sel]
+    sel &= image > 0
+    lab = image[sel]
     has_core = np.bincount(lab, minlength=n) > 0
     solid = has_core if faint == level.core else np.bincount(lab[v[sel] < level.core], minlength=n) > 0
     stats[~has_core, 4] = 0
-    return Components(n, stats, cents, solid, labels)
+    if not labels:
+        return Components(n, stats, cents, solid, None)
+    return Components(n, stats, cents, solid, image.astype(np.uint16) if n <= 1 << 16 else image)

@@ -46,12 +46,13 @@ def find_at_levels(dark: tuple[np.ndarray, np.ndarray], levels: tuple[Level, ...
     integral = cv2.integral(paper)
     out: list[Candidate] = []
     for k, level in enumerate(levels):
-        comps = ink_components(v, lit, level)
+        whole = (whole_from if whole_from is not None else notes) if k == whole_level else None
+        comps = ink_components(v, lit, level, labels=whole is not None)  # only whole blobs need them
         # (a glyph is in part only at a strict level: at a looser one its pale strokes are ink too)
         part = tuning.PART_GLYPH / scale if level.ink <= tuning.LEVELS[0].ink else 0.0
         found = pairs(comps, paper, integral, look=look0 + k, max_components=max_components,
                       notes=notes if k < tuning.NOTE_LEVELS else None, inner=inner,
-                      whole=(whole_from if whole_from is not None else notes) if k == whole_level else None,
+                      whole=whole,
                       gap=gap, part=part)
         del comps  # this level's labels go before the next level's are made
         if found:
@@ -101,6 +102,7 @@ def pairs(comps: Components, paper: np.ndarray, integral: np.ndarray, *, look: i
         one = idx[(ringed > tuning.WHOLE_RING) & solid[1:][idx]
                   & (size[idx] >= tuning.WHOLE_SIZE[0]) & (size[idx] <= tuning.WHOLE_SIZE[1])
                   & (fill[idx] > tuning.WHOLE_FILL[0]) & (fill[idx] < tuning.WHOLE_FILL[1])]
+        assert labels is not None  # kept for the whole level (find_at_levels)
         whole.whole = WholeBlobs(labels, one + 1, stats[1:][one], cents[1:][one])
     idx = idx[ringed > 0.5]
     idx = idx[size[idx] <= tuning.MAX_GLYPH]

@@ -34,13 +34,13 @@ class BlobId:
 class Components:
     """Ink at one darkness level as connected components: ``count`` (with the background, label 0),
     ``stats`` and ``centroids`` as OpenCV gives them, ``solid`` (per label: the blob holds a core),
-    and the ``labels`` image."""
+    and the ``labels`` image (None where it was not kept)."""
 
     count: int
     stats: np.ndarray
     centroids: np.ndarray
     solid: np.ndarray
-    labels: np.ndarray
+    labels: np.ndarray | None
 
 
 @dataclass(frozen=True)

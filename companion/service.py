@@ -540,7 +540,7 @@ def serve(config: ServeConfig) -> int:
     from companion.cli.base import UsageError
     from companion.memory import FreeBetweenDeals, limit_arenas
 
-    limit_arenas()  # before any thread starts: the threads share two malloc arenas (glibc)
+    limit_arenas()  # before any thread starts: the threads share one malloc arena (glibc)
     try:
         companion = Companion.build(config)
     except (OSError, RuntimeError, ValueError, ImportError) as exc:  # incl. OutputUnavailable

@@ -1,6 +1,11 @@
 """Train the corner-index network on synthetic scenes (``vision.synth``), and export it to ONNX.
 
-Two steps, each reproducible from its seed and printing its progress::
+Both networks from the start, in one command (the patch sets are kept in ``build/train``: stopped
+and started again, it goes on from the last part of patches written; a fit begins again)::
+
+    nice .venv/bin/python -m vision.train all
+
+or its two steps, each reproducible from its seed and printing its progress::
 
     nice .venv/bin/python -m vision.train patches --scenes 8000 --seed 1 --out /tmp/idx1.npz
     nice .venv/bin/python -m vision.train patches --scenes 8000 --seed 2 --out /tmp/idx2.npz
@@ -26,7 +31,9 @@ same ``fit`` with ``--width 8 --epochs 6 --out vision/models/index_gate.onnx`` (
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
@@ -143,29 +150,69 @@ def _train_decks(which: str = "all"):  # type: ignore[no-untyped-def]
     return _DECK_CACHE[which]
 
 
-def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float, which: str = "all") -> int:
+PART_SCENES = 200
+"""Scenes a part file holds (``patches`` writes one as each is done): a run stopped (Ctrl-C, the
+machine turned off) goes on from its last whole part when started again with the same command."""
+
+
+def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float, which: str = "all",
+                 part_scenes: int = PART_SCENES) -> int:
     """Render ``scenes`` scenes from the training decks ``which`` (``DECK_SETS``) and write the
-    labelled patches to ``out`` (``.npz``)."""
+    labelled patches to ``out`` (``.npz``). Scene ``i`` is drawn from the seed ``[seed, i]`` alone,
+    so the patches are the same however the run is cut into parts or stopped and begun again.
+
+    The parts are written to ``OUT.parts/`` as they are done (each named for its scenes and the
+    settings, so a part of another run is never taken), kept there by a run that stops, and joined
+    into ``out`` (and removed) at the end. ``jobs`` processes render at once (1: this one).
+
+    >>> PART_SCENES
+    200
+    """
+    if scenes < 1:
+        print(f"vision.train patches: --scenes must be at least 1, not {scenes}", file=sys.stderr)
+        return 2
     decks = _train_decks(which)
     print(f"{len(decks)} training decks: {', '.join(d.name for d in decks)}", flush=True)
-    xs, rs, ss = [], [], []
+    parts = out.with_name(out.name + ".parts")
+    parts.mkdir(parents=True, exist_ok=True)
+    spans = [(a, min(a + part_scenes, scenes)) for a in range(0, scenes, part_scenes)]
+    names = [parts / f"{a:07d}-{b:07d}-seed{seed}-{which}-neg{neg_ratio:g}.npz" for a, b in spans]
+    kept = sum(name.exists() for name in names)
+    if kept:
+        print(f"{kept} of {len(spans)} parts kept from an earlier run in {parts}", flush=True)
     t0 = time.perf_counter()
-    work = [(seed, i, neg_ratio, which) for i in range(scenes)]
+    done = 0
     # spawn, not fork: a forked OpenCV can deadlock on its thread pool
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for n, (x, r, s, _layout) in enumerate(pool.imap(_scene_samples, work, chunksize=4), 1):
-            xs.append(x)
-            rs.append(r)
-            ss.append(s)
-            if n % 100 == 0 or n == scenes:
-                pos = sum(int((r != NONE_RANK).sum()) for r in rs)
-                tot = sum(len(r) for r in rs)
-                el = time.perf_counter() - t0
-                print(f"[{n}/{scenes}] {el:.0f}s  patches {tot} ({pos} index)", flush=True)
-    x = np.concatenate(xs)
-    np.savez_compressed(out, x=x, rank=np.concatenate(rs), suit=np.concatenate(ss), norm=TRAIN_NORM)
+    with (multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
+        for (a, b), name in zip(spans, names, strict=True):
+            if name.exists():
+                continue
+            work = [(seed, i, neg_ratio, which) for i in range(a, b)]
+            samples = pool.imap(_scene_samples, work, chunksize=4) if pool else map(_scene_samples, work)
+            xs, rs, ss = zip(*((x, r, s) for x, r, s, _layout in samples), strict=True)
+            rank = np.concatenate(rs)
+            _write_npz(name, x=np.concatenate(xs), rank=rank, suit=np.concatenate(ss), norm=TRAIN_NORM)
+            done += b - a
+            el = time.perf_counter() - t0
+            print(f"[{b}/{scenes}] {el:.0f}s  part {name.name}: {len(rank)} patches "
+                  f"({int((rank != NONE_RANK).sum())} index)", flush=True)
+    loaded = [_load_part(name) for name in names]
+    x = np.concatenate([p["x"] for p in loaded])
+    _write_npz(out, x=x, rank=np.concatenate([p["rank"] for p in loaded]),
+               suit=np.concatenate([p["suit"] for p in loaded]), norm=TRAIN_NORM)
+    for name in names:
+        name.unlink()
+    with contextlib.suppress(OSError):
+        parts.rmdir()
     print(f"wrote {len(x)} patches to {out}")
     return 0
+
+
+def _write_npz(path: Path, **arrays: np.ndarray | str) -> None:
+    """``np.savez_compressed`` to ``path`` whole or not at all (a stopped run leaves no half file)."""
+    part = path.with_name(path.name + ".writing.npz")
+    np.savez_compressed(part, **arrays)  # type: ignore[arg-type]
+    part.replace(path)
 
 
 STRETCH = (0.7, 1.45)  # how much wider than printed (``fit --stretch``): a crop made square, an oblique view
@@ -367,6 +414,35 @@ def index_net(width: int = 16):  # type: ignore[no-untyped-def]
     return _Net()
 
 
+TRAIN_SEEDS = (1, 2, 4, 5)
+"""The committed networks' four patch sets (8000 scenes each, seeds as in docs/vision.md)."""
+
+
+def train_all(folder: Path, jobs: int, scenes: int = 8000) -> int:
+    """Both networks from the start, in one command: the four patch sets of ``TRAIN_SEEDS`` into
+    ``folder`` (a set made earlier is kept; one stopped goes on from its last part; a fit stopped
+    begins again), then the full
+    network (``--epochs 12 --width 24``) and the gate (``--epochs 6 --width 8``) fitted on them and
+    exported over ``vision/models/``. The fits need PyTorch; without it the patches are made and
+    the command says how to install it.
+
+    >>> TRAIN_SEEDS
+    (1, 2, 4, 5)
+    """
+    from vision.cnn import GATE
+
+    folder.mkdir(parents=True, exist_ok=True)
+    data = [folder / f"idx{seed}.npz" for seed in TRAIN_SEEDS]
+    for seed, out in zip(TRAIN_SEEDS, data, strict=True):
+        if out.exists():
+            print(f"{out}: made earlier, kept", flush=True)
+        elif (rc := make_patches(scenes, seed, out, jobs, 2.0)) != 0:
+            return rc
+    if (rc := fit(data, 12, 1, MODEL, 24)) != 0:
+        return rc
+    return fit(data, 6, 1, GATE, 8)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -378,6 +454,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--neg-ratio", type=float, default=2.0, help="'none' patches kept per index patch")
     p.add_argument("--decks", choices=DECK_SETS, default="all",
                    help="every training deck, or only the drawn decks whose queens have a continental tail")
+    w = sub.add_parser("all", help="both networks from the start: four patch sets, then both fits")
+    w.add_argument("--dir", type=Path, default=Path("build/train"), help="where the patch sets are kept")
+    w.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    w.add_argument("--scenes", type=int, default=8000, help="scenes in each of the four patch sets")
     f = sub.add_parser("fit", help="train the network and export ONNX")
     f.add_argument("--data", type=Path, nargs="+", required=True, help="one or more patch files")
     f.add_argument("--epochs", type=int, default=14)
@@ -393,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.step == "patches":
         return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio, a.decks)
+    if a.step == "all":
+        return train_all(a.dir, a.jobs, a.scenes)
     return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr, a.stretch, a.elastic)
 
 

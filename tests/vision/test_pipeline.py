@@ -227,3 +227,68 @@ def test_a_big_glyph_is_taken_from_a_halving():
     big = [c for c in first_look(img).found if c.size > BIG_GLYPH]
     assert big
     assert all(c.labels[0].look >= HALVING_LOOK for c in big)  # found on a halving
+
+
+def test_patches_go_on_from_the_last_whole_part_after_a_stop(tmp_path, monkeypatch, capsys):
+    """``vision.train patches`` writes a part file every few scenes; started again after a stop
+    it renders only the scenes of parts not written, and the patches are the same as an
+    unstopped run's (scene i is drawn from the seed [seed, i] alone)."""
+    import vision.train as train
+
+    rendered: list[int] = []
+
+    def scene(args):  # a stand-in scene: its patches depend on (seed, i) only, as the real one's
+        seed, i, _neg, _decks = args
+        rendered.append(i)
+        if i == stop_at[0]:
+            raise KeyboardInterrupt
+        x = np.full((i % 3 + 1, 3, PATCH_H, PATCH_W), 10 * seed + i, np.uint8)
+        return x, np.full(len(x), i % 14, np.int64), np.full(len(x), i % 5, np.int64), "row"
+
+    monkeypatch.setattr(train, "_scene_samples", scene)
+    monkeypatch.setattr(train, "_train_decks", lambda which="all": [])
+    stop_at = [-1]
+    assert train.make_patches(7, 1, tmp_path / "whole.npz", 1, 2.0, part_scenes=3) == 0
+    assert not (tmp_path / "whole.npz.parts").exists()
+    stop_at[0], rendered[:] = 4, []
+    with pytest.raises(KeyboardInterrupt):
+        train.make_patches(7, 1, tmp_path / "again.npz", 1, 2.0, part_scenes=3)
+    assert sorted(p.name[:15] for p in (tmp_path / "again.npz.parts").glob("*.npz")) == ["0000000-0000003"]
+    stop_at[0], rendered[:] = -1, []
+    assert train.make_patches(7, 1, tmp_path / "again.npz", 1, 2.0, part_scenes=3) == 0
+    assert rendered == [3, 4, 5, 6] and "1 of 3 parts kept" in capsys.readouterr().out
+    whole, again = np.load(tmp_path / "whole.npz"), np.load(tmp_path / "again.npz")
+    for key in ("x", "rank", "suit"):
+        assert np.array_equal(whole[key], again[key])
+    stop_at[0] = 4  # a run of another seed to the same file takes no part of a stopped one's
+    with pytest.raises(KeyboardInterrupt):
+        train.make_patches(7, 1, tmp_path / "other.npz", 1, 2.0, part_scenes=3)
+    stop_at[0], rendered[:] = -1, []
+    train.make_patches(3, 2, tmp_path / "other.npz", 1, 2.0, part_scenes=3)
+    assert rendered == [0, 1, 2] and int(np.load(tmp_path / "other.npz")["x"][0, 0, 0, 0]) == 20
+
+
+def test_training_all_makes_the_four_patch_sets_once_then_fits_both_networks(tmp_path, monkeypatch, capsys):
+    import vision.train as train
+    from vision.cnn import GATE
+
+    scenes: list[tuple[int, int]] = []
+
+    def scene(args):
+        seed, i, _neg, _decks = args
+        scenes.append((seed, i))
+        none = np.zeros(1, np.int64)
+        return np.zeros((1, 3, PATCH_H, PATCH_W), np.uint8), none, none, "row"
+
+    fits: list[tuple] = []
+    monkeypatch.setattr(train, "_scene_samples", scene)
+    monkeypatch.setattr(train, "_train_decks", lambda which="all": [])
+    monkeypatch.setattr(train, "fit", lambda data, epochs, seed, out, width: fits.append(
+        ([p.name for p in data], epochs, out, width)) or 0)
+    assert train.train_all(tmp_path, jobs=1, scenes=2) == 0
+    sets = ["idx1.npz", "idx2.npz", "idx4.npz", "idx5.npz"]
+    assert sorted(scenes) == [(s, i) for s in train.TRAIN_SEEDS for i in range(2)]
+    assert fits == [(sets, 12, train.MODEL, 24), (sets, 6, GATE, 8)]
+    scenes.clear()
+    assert train.train_all(tmp_path, jobs=1, scenes=2) == 0
+    assert scenes == [] and capsys.readouterr().out.count("made earlier, kept") == 4

@@ -130,22 +130,25 @@ def _scene_samples(args: tuple[int, int, float, str]) -> tuple[np.ndarray, np.nd
 
 
 _DECK_CACHE: dict[str, list] = {}
-DECK_SETS = ("all", "tailed")  # ``patches --decks``: every training deck, or the tailed-queen ones
+DECK_SETS = ("all", "tailed", "wide")
+"""``patches --decks``: every training deck (the committed networks'), only the drawn decks whose
+queens carry a continental tail, or both ("wide": tailed queens from the start, see the notes)."""
 
 
 def _train_decks(which: str = "all"):  # type: ignore[no-untyped-def]
-    """The training decks: ``all`` (artwork and drawn), or ``tailed`` (drawn decks whose queens
-    carry a continental tail, :func:`vision.synth.decks.tailed_decks`)."""
+    """The training decks: ``all`` (artwork and drawn), ``tailed`` (drawn decks whose queens
+    carry a continental tail, :func:`vision.synth.decks.tailed_decks`), or ``wide`` (both)."""
     if which not in _DECK_CACHE:
         from vision.synth.decks import load_decks, tailed_decks
         from vision.synth.scene import default_decks
 
-        if which == "tailed":
-            decks = list(tailed_decks("train"))
-        else:
-            decks = list(default_decks("train"))
+        decks = []
+        if which in ("all", "wide"):
+            decks += list(default_decks("train"))
             drawn = load_decks(split="train", procedural=True)
             decks += [d for d in drawn if d.name.startswith("procedural")]
+        if which in ("tailed", "wide"):
+            decks += list(tailed_decks("train"))
         _DECK_CACHE[which] = decks
     return _DECK_CACHE[which]
 
@@ -418,13 +421,13 @@ TRAIN_SEEDS = (1, 2, 4, 5)
 """The committed networks' four patch sets (8000 scenes each, seeds as in docs/vision.md)."""
 
 
-def train_all(folder: Path, jobs: int, scenes: int = 8000) -> int:
-    """Both networks from the start, in one command: the four patch sets of ``TRAIN_SEEDS`` into
-    ``folder`` (a set made earlier is kept; one stopped goes on from its last part; a fit stopped
-    begins again), then the full
-    network (``--epochs 12 --width 24``) and the gate (``--epochs 6 --width 8``) fitted on them and
-    exported over ``vision/models/``. The fits need PyTorch; without it the patches are made and
-    the command says how to install it.
+def train_all(folder: Path, jobs: int, scenes: int = 8000, which: str = "all") -> int:
+    """Both networks from the start, in one command: the four patch sets of ``TRAIN_SEEDS`` from
+    the training decks ``which`` (``DECK_SETS``) into ``folder`` as ``idxSEED-WHICH.npz`` (a set
+    made earlier is kept; one stopped goes on from its last part; a fit stopped begins again),
+    then the full network (``--epochs 12 --width 24``) and the gate (``--epochs 6 --width 8``)
+    fitted on them and exported over ``vision/models/``. The fits need PyTorch; without it the
+    patches are made and the command says how to install it.
 
     >>> TRAIN_SEEDS
     (1, 2, 4, 5)
@@ -432,11 +435,11 @@ def train_all(folder: Path, jobs: int, scenes: int = 8000) -> int:
     from vision.cnn import GATE
 
     folder.mkdir(parents=True, exist_ok=True)
-    data = [folder / f"idx{seed}.npz" for seed in TRAIN_SEEDS]
+    data = [folder / f"idx{seed}-{which}.npz" for seed in TRAIN_SEEDS]
     for seed, out in zip(TRAIN_SEEDS, data, strict=True):
         if out.exists():
             print(f"{out}: made earlier, kept", flush=True)
-        elif (rc := make_patches(scenes, seed, out, jobs, 2.0)) != 0:
+        elif (rc := make_patches(scenes, seed, out, jobs, 2.0, which)) != 0:
             return rc
     if (rc := fit(data, 12, 1, MODEL, 24)) != 0:
         return rc
@@ -453,11 +456,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--neg-ratio", type=float, default=2.0, help="'none' patches kept per index patch")
     p.add_argument("--decks", choices=DECK_SETS, default="all",
-                   help="every training deck, or only the drawn decks whose queens have a continental tail")
+                   help="every training deck; the drawn decks whose queens have a continental tail; both")
     w = sub.add_parser("all", help="both networks from the start: four patch sets, then both fits")
     w.add_argument("--dir", type=Path, default=Path("build/train"), help="where the patch sets are kept")
     w.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     w.add_argument("--scenes", type=int, default=8000, help="scenes in each of the four patch sets")
+    w.add_argument("--decks", choices=DECK_SETS, default="all", help="the training decks (see patches)")
     f = sub.add_parser("fit", help="train the network and export ONNX")
     f.add_argument("--data", type=Path, nargs="+", required=True, help="one or more patch files")
     f.add_argument("--epochs", type=int, default=14)
@@ -474,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.step == "patches":
         return make_patches(a.scenes, a.seed, a.out, a.jobs, a.neg_ratio, a.decks)
     if a.step == "all":
-        return train_all(a.dir, a.jobs, a.scenes)
+        return train_all(a.dir, a.jobs, a.scenes, a.decks)
     return fit(a.data, a.epochs, a.seed, a.out, a.width, a.init, a.lr, a.stretch, a.elastic)
 
 

@@ -286,9 +286,11 @@ def test_training_all_makes_the_four_patch_sets_once_then_fits_both_networks(tmp
     monkeypatch.setattr(train, "fit", lambda data, epochs, seed, out, width: fits.append(
         ([p.name for p in data], epochs, out, width)) or 0)
     assert train.train_all(tmp_path, jobs=1, scenes=2) == 0
-    sets = ["idx1.npz", "idx2.npz", "idx4.npz", "idx5.npz"]
+    sets = ["idx1-all.npz", "idx2-all.npz", "idx4-all.npz", "idx5-all.npz"]
     assert sorted(scenes) == [(s, i) for s in train.TRAIN_SEEDS for i in range(2)]
     assert fits == [(sets, 12, train.MODEL, 24), (sets, 6, GATE, 8)]
     scenes.clear()
     assert train.train_all(tmp_path, jobs=1, scenes=2) == 0
     assert scenes == [] and capsys.readouterr().out.count("made earlier, kept") == 4
+    assert train.train_all(tmp_path, jobs=1, scenes=2, which="wide") == 0  # other decks: sets of their own
+    assert len(scenes) == 8 and fits[-1][0] == [s.replace("all", "wide") for s in sets]

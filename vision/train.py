@@ -184,7 +184,6 @@ def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float,
     if kept:
         print(f"{kept} of {len(spans)} parts kept from an earlier run in {parts}", flush=True)
     t0 = time.perf_counter()
-    done = 0
     # spawn, not fork: a forked OpenCV can deadlock on its thread pool
     with (multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
         for (a, b), name in zip(spans, names, strict=True):
@@ -195,7 +194,6 @@ def make_patches(scenes: int, seed: int, out: Path, jobs: int, neg_ratio: float,
             xs, rs, ss = zip(*((x, r, s) for x, r, s, _layout in samples), strict=True)
             rank = np.concatenate(rs)
             _write_npz(name, x=np.concatenate(xs), rank=rank, suit=np.concatenate(ss), norm=TRAIN_NORM)
-            done += b - a
             el = time.perf_counter() - t0
             print(f"[{b}/{scenes}] {el:.0f}s  part {name.name}: {len(rank)} patches "
                   f"({int((rank != NONE_RANK).sum())} index)", flush=True)

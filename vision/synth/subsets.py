@@ -12,7 +12,9 @@ installed), each photo with the names of the cards whose corner index shows:
 - by the camera: ``camera-30`` and ``camera-45`` (a whole suit on green felt, cards at any angle,
   seen by a camera that far off the vertical);
 - by the deck: ``tailed-queen`` (a European deck's long-tailed serif "Q": the held-out drawn style
-  with its queens tailed, :func:`vision.synth.decks.tailed_decks`; the four queens among the cards).
+  with its queens tailed, :func:`vision.synth.decks.tailed_decks`; the four queens among the cards);
+- by the hand: ``bridge-fan`` (two hands of thirteen held fanned, one across the table from the
+  other: of each card but the last only a strip along its edge shows, its index in it).
 
 >>> img, names = photo("quarter", 3)
 >>> img.shape, len(names)
@@ -102,6 +104,30 @@ def _tailed(seed: int) -> tuple[np.ndarray, list[str]]:
     return _loose(seed, _any, deck=tailed_decks("val")[0], names=names)
 
 
+def _bridge(seed: int) -> tuple[np.ndarray, list[str]]:
+    """Two hands of thirteen, each fanned round a point below its cards so that of every card but
+    the last only a strip a little wider than its index shows; the second hand across the table
+    (turned round)."""
+    rng = np.random.default_rng(seed)
+    deck = held_out()[seed % len(held_out())]
+    img = table_image(rng, 720, 1280)
+    names = [str(x) for x in rng.choice(MODEL_CARDS, size=26, replace=False)]
+    width = float(rng.uniform(90, 120))
+    for hand, (cx, cy, turn) in enumerate([(640 + rng.uniform(-120, 120), 215.0, 0.0),
+                                           (640 + rng.uniform(-120, 120), 505.0, 180.0)]):
+        strip = width * float(rng.uniform(0.2, 0.28))  # shown of each card at its index's height
+        height = width * deck.aspect
+        reach = height * float(rng.uniform(0.4, 0.8))  # from the point held to each card's centre
+        step = strip / (reach + height / 2)  # radians between two cards
+        t = np.radians(turn)
+        for k, name in enumerate(names[13 * hand : 13 * hand + 13]):
+            a = (k - 6) * step
+            dx, dy = reach * np.sin(a), reach * (1 - np.cos(a))
+            x, y = cx + dx * np.cos(t) - dy * np.sin(t), cy + dx * np.sin(t) + dy * np.cos(t)
+            place(img, deck.render(name, 300), (x, y), width, np.degrees(a) + turn, rng, tilt=0.02)
+    return finish(img, rng), names
+
+
 def _any(rng: np.random.Generator, k: int) -> float:
     return float(rng.uniform(0, 360))
 
@@ -119,6 +145,7 @@ SUBSETS: dict[str, Callable[[int], tuple[np.ndarray, list[str]]]] = {
     "camera-30": lambda s: _camera(s, 30.0),
     "camera-45": lambda s: _camera(s, 45.0),
     "tailed-queen": _tailed,
+    "bridge-fan": _bridge,
 }
 
 

@@ -50,6 +50,8 @@ from vision.quads import inside
 NONE_RANK, NONE_SUIT = len(RANKS), len(MODEL_SUITS)  # the "none" classes follow the cards' classes
 LAYOUT_WEIGHTS = {"single": 0.22, "row": 0.22, "fan": 0.18, "hand": 0.16, "crop": 0.1, "empty": 0.08,
                   "backs": 0.06}
+# ``--decks wide`` also renders hands of 8-13 held fanned, each card's index in a narrow strip
+WIDE_LAYOUT_WEIGHTS = {**LAYOUT_WEIGHTS, "bridge": 0.1}
 # scenes with no card face: more of their candidates are kept (hard "none" patches: a back's lattice)
 EMPTY_KEEP = 24
 # training patches are white-balanced on the whole window, not on the index's own paper as the reader
@@ -109,8 +111,9 @@ def _scene_samples(args: tuple[int, int, float, str]) -> tuple[np.ndarray, np.nd
 
     cv2.setNumThreads(1)
     rng = np.random.default_rng([seed, i])
-    layouts = list(LAYOUT_WEIGHTS)
-    p = np.array(list(LAYOUT_WEIGHTS.values()))
+    weights = WIDE_LAYOUT_WEIGHTS if decks == "wide" else LAYOUT_WEIGHTS
+    layouts = list(weights)
+    p = np.array(list(weights.values()))
     layout = str(rng.choice(layouts, p=p / p.sum()))
     scene = render_scene(rng, layout=layout, decks=_train_decks(decks))
     pairs = candidate_pairs(scene.image)
@@ -132,7 +135,8 @@ def _scene_samples(args: tuple[int, int, float, str]) -> tuple[np.ndarray, np.nd
 _DECK_CACHE: dict[str, list] = {}
 DECK_SETS = ("all", "tailed", "wide")
 """``patches --decks``: every training deck (the committed networks'), only the drawn decks whose
-queens carry a continental tail, or both ("wide": tailed queens from the start, see the notes)."""
+queens carry a continental tail, or both ("wide": tailed queens from the start, see the notes,
+and bridge hands held fanned among the layouts)."""
 
 
 def _train_decks(which: str = "all"):  # type: ignore[no-untyped-def]

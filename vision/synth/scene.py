@@ -28,7 +28,7 @@ from vision.synth.decks import Deck, load_decks, printed_back, procedural_deck
 from vision.synth.photo import photo_effects
 from vision.synth.tables import table
 
-LAYOUTS = ("single", "row", "fan", "hand", "crop", "empty", "backs")
+LAYOUTS = ("single", "row", "fan", "hand", "crop", "empty", "backs", "bridge")
 INDEX_VISIBLE = 0.95  # an index counts as visible when this much of its box is uncovered
 F32 = npt.NDArray[np.float32]
 
@@ -303,6 +303,13 @@ def _place_group(rng: np.random.Generator, layout: str, k: int, cw: float, ch: f
             step = cw * rng.uniform(max(0.2, idx_right + 0.03), 0.75)
             for i in range(k):
                 out.append((i * step, rng.uniform(-0.08, 0.08) * ch, rng.uniform(-0.12, 0.12)))
+    elif layout == "bridge":  # a hand held fanned round a point below it: of each card, a strip
+        reach = ch * rng.uniform(0.4, 0.8)  # from that point to each card's centre
+        # radians between cards: the strip a little wider than the index down to the index's foot
+        step = cw * rng.uniform(idx_right + 0.02, idx_right + 0.12) / (reach + 0.3 * ch)
+        for i in range(k):
+            a = (i - (k - 1) / 2) * step
+            out.append((reach * np.sin(a), reach * (1 - np.cos(a)), a))
     else:
         raise ValueError(layout)
     mx = np.mean([p[0] for p in out])
@@ -394,16 +401,19 @@ def render_scene(
         k = int(rng.integers(2, 12)) if layout == "row" else int(rng.integers(3, 7))
         if layout == "hand":
             k = 4
-        group_layout = "row" if layout == "row" else "fan"
+        if layout == "bridge":
+            k = int(rng.integers(8, 14))
+        group_layout = layout if layout in ("row", "bridge") else "fan"
+        spread = 0.3 if layout == "bridge" else 0.6  # of a card's width, each card's more
         if layout == "hand":  # room for the starter apart
             target_w = min(target_w, 0.42 * min(w, h) / aspect)
         for _ in range(40):
             tw = target_w
             target_w = max(lo, target_w * 0.93)  # shrink on each failed attempt
             # the group must fit: shrink the card until it does
-            span = (k * 0.6 + 1) * tw
+            span = (k * spread + 1) * tw
             if span > 0.95 * w:
-                tw = 0.95 * w / (k * 0.6 + 1)
+                tw = 0.95 * w / (k * spread + 1)
             tw = max(tw, lo)
             cx, cy = rng.uniform(0.25 * w, 0.75 * w), rng.uniform(0.3 * h, 0.7 * h)
             tx, ty = table_pt(cx, cy)

@@ -14,7 +14,8 @@ installed), each photo with the names of the cards whose corner index shows:
 - by the deck: ``tailed-queen`` (a European deck's long-tailed serif "Q": the held-out drawn style
   with its queens tailed, :func:`vision.synth.decks.tailed_decks`; the four queens among the cards);
 - by the hand: ``bridge-fan`` (two hands of thirteen held fanned, one across the table from the
-  other: of each card but the last only a strip along its edge shows, its index in it).
+  other: of each card but the last only a strip along its edge shows, from just its index to a
+  little more).
 
 >>> img, names = photo("quarter", 3)
 >>> img.shape, len(names)
@@ -106,21 +107,23 @@ def _tailed(seed: int) -> tuple[np.ndarray, list[str]]:
 
 def _bridge(seed: int) -> tuple[np.ndarray, list[str]]:
     """Two hands of thirteen, each fanned round a point below its cards so that of every card but
-    the last only a strip a little wider than its index shows; the second hand across the table
-    (turned round)."""
+    the last only a strip shows, from just its index to a little more (measured down to the
+    index's foot); the second hand across the table (turned round)."""
     rng = np.random.default_rng(seed)
     deck = held_out()[seed % len(held_out())]
     img = table_image(rng, 720, 1280)
     names = [str(x) for x in rng.choice(MODEL_CARDS, size=26, replace=False)]
     width = float(rng.uniform(90, 120))
+    height = width * deck.aspect
     for hand, (cx, cy, turn) in enumerate([(640 + rng.uniform(-120, 120), 215.0, 0.0),
                                            (640 + rng.uniform(-120, 120), 505.0, 180.0)]):
-        strip = width * float(rng.uniform(0.2, 0.28))  # shown of each card at its index's height
-        height = width * deck.aspect
+        cards = names[13 * hand : 13 * hand + 13]
+        right = max(deck.indices(name)[0][2] for name in cards)  # the index's right edge, foot
+        foot = max(deck.indices(name)[0][3] for name in cards)
         reach = height * float(rng.uniform(0.4, 0.8))  # from the point held to each card's centre
-        step = strip / (reach + height / 2)  # radians between two cards
+        step = width * (right + float(rng.uniform(0.01, 0.06))) / (reach + height * (0.5 - foot))
         t = np.radians(turn)
-        for k, name in enumerate(names[13 * hand : 13 * hand + 13]):
+        for k, name in enumerate(cards):
             a = (k - 6) * step
             dx, dy = reach * np.sin(a), reach * (1 - np.cos(a))
             x, y = cx + dx * np.cos(t) - dy * np.sin(t), cy + dx * np.sin(t) + dy * np.cos(t)

@@ -74,6 +74,7 @@ SMALL_GLYPH = 10  # px: glyphs up to this size are looked for again at twice the
 SECOND_LOOK_MAX = SMALL_GLYPH + 2  # px: the biggest glyph the second look keeps (the first has bigger)
 TILE = 64  # px: the grid of the second look
 TILE_MARGIN = 24  # px looked at round the cells chosen
+TILE_PIECE = 256  # px: a bigger tile is looked at in pieces this big (and the margin round each)
 MAX_TILED = 0.15  # at most this share of the photo is looked at twice
 MAX_SMALL_PER_TILE = 12  # a small card puts at most this many tiny blobs in a tile (more: a back's lattice)
 TILE_LEVELS = 1  # the second look uses the first this many levels

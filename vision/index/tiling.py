@@ -39,7 +39,8 @@ def look_again(look: Look, max_components: int = 1500, levels: tuple[Level, ...]
     small = outside(look.small, explained)
     v, lit = look.dark
     out: list[Candidate] = []
-    for t, (x0, y0, x1, y1) in enumerate(small_tiles(v.shape[:2], small), 1):
+    pieces = [p for tile in small_tiles(v.shape[:2], small) for p in pieces_of(tile)]
+    for t, (x0, y0, x1, y1) in enumerate(pieces, 1):
         # the darkness map enlarged, rather than the photo: the paper level is smooth anyway
         crop = (cv2.resize(v[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR),
                 cv2.resize(lit[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
@@ -80,6 +81,25 @@ def small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int, 
     step = tuning.TILE
     return [(max(0, int(x) * step - m), max(0, int(y) * step - m), min(w, int(x + bw) * step + m),
              min(h, int(y + bh) * step + m)) for x, y, bw, bh, _ in stats[1:n]]
+
+
+Box = tuple[int, int, int, int]
+
+
+def pieces_of(tile: Box, most: int = tuning.TILE_PIECE) -> list[Box]:
+    """A tile (x0, y0, x1, y1) of :func:`small_tiles` cut into pieces at most ``most`` px a side
+    (with ``tuning.TILE_MARGIN`` more round each, as round the tile): enlarged twice, a piece's
+    maps are a few MB, not the tile's tens.
+
+    >>> pieces_of((0, 0, 300, 100), most=128)
+    [(0, 0, 152, 100), (104, 0, 280, 100), (232, 0, 300, 100)]
+    """
+    x0, y0, x1, y1 = tile
+    m = tuning.TILE_MARGIN
+    xs = range(x0, x1, most) if x1 - x0 > most + 2 * m else range(x0, x0 + 1)
+    ys = range(y0, y1, most) if y1 - y0 > most + 2 * m else range(y0, y0 + 1)
+    return [(max(x0, x - m), max(y0, y - m), min(x1, x + most + m) if len(xs) > 1 else x1,
+             min(y1, y + most + m) if len(ys) > 1 else y1) for y in ys for x in xs]
 
 
 def outside(points: np.ndarray, polygons: Sequence[np.ndarray]) -> np.ndarray:

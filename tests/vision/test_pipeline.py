@@ -10,7 +10,7 @@ from cribbage.cards import RANKS
 from vision import tuning
 from vision.cnn import CARDS, MODEL_SUITS
 from vision.index import find_indices, first_look, look_unread
-from vision.index.tiling import outside, small_tiles
+from vision.index.tiling import outside, pieces_of, small_tiles
 from vision.index.types import HALVING_LOOK
 from vision.patch import PATCH_H, PATCH_W, Pyramid, cut_patches, window
 from vision.synth.compose import cropped, place, table_image
@@ -79,6 +79,31 @@ def test_small_cards_get_a_second_look():
     first = find_indices(img, second_look=False)
     both = find_indices(img)
     assert len(both) > len(first)
+
+
+def test_a_big_tile_looked_at_in_pieces_reads_what_it_reads_whole(monkeypatch):
+    """The second look cuts a tile over ``TILE_PIECE`` px into overlapping pieces (to keep its
+    maps small): small cards across the pieces' edges are read all the same, once each."""
+    from vision.index import tiling
+    from vision.reader import read_cards
+
+    rng = np.random.default_rng(8)
+    img = table_image(rng, 480, 640, kind="felt")
+    deck = procedural_deck(7)
+    names = ["5S", "9D", "KC", "7H", "2C", "QD", "4S", "TH"]
+    for k, card in enumerate(names):
+        place(img, deck.render(card, 200), (70 + 70 * k, 180 + 120 * (k % 2)), 70, 0, rng, tilt=0.0)
+    cut = []
+    monkeypatch.setattr(tiling, "pieces_of", lambda tile: cut.append(tile) or pieces_of(tile))
+
+    def read() -> list[str]:
+        return sorted(c.card.name for c in read_cards(img).cards)
+
+    monkeypatch.setattr(tuning, "TILE_PIECE", 10_000)
+    assert read() == sorted(names)
+    monkeypatch.setattr(tuning, "TILE_PIECE", 128)
+    assert read() == sorted(names)
+    assert any(len(pieces_of(tile)) > 1 for tile in cut), "a tile was cut"
 
 
 @pytest.mark.parametrize("width", [300, 1100])

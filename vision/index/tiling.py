@@ -86,8 +86,9 @@ def small_tiles(shape: tuple[int, int], centres: np.ndarray) -> list[tuple[int, 
 Box = tuple[int, int, int, int]
 
 
-def pieces_of(tile: Box, most: int = tuning.TILE_PIECE) -> list[Box]:
+def pieces_of(tile: Box, most: int | None = None) -> list[Box]:
     """A tile (x0, y0, x1, y1) of :func:`small_tiles` cut into pieces at most ``most`` px a side
+    (``tuning.TILE_PIECE`` by default)
     (with ``tuning.TILE_MARGIN`` more round each, as round the tile): enlarged twice, a piece's
     maps are a few MB, not the tile's tens.
 
@@ -95,6 +96,7 @@ def pieces_of(tile: Box, most: int = tuning.TILE_PIECE) -> list[Box]:
     [(0, 0, 152, 100), (104, 0, 280, 100), (232, 0, 300, 100)]
     """
     x0, y0, x1, y1 = tile
+    most = tuning.TILE_PIECE if most is None else most
     m = tuning.TILE_MARGIN
     xs = range(x0, x1, most) if x1 - x0 > most + 2 * m else range(x0, x0 + 1)
     ys = range(y0, y1, most) if y1 - y0 > most + 2 * m else range(y0, y0 + 1)

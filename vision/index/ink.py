@@ -113,16 +113,20 @@ def ink_components(v: np.ndarray, lit: np.ndarray, level: Level, *, labels: bool
     >>> ink_components(v, np.full_like(v, 255), Level(150, 120, 3, 120)).count  # ...thinned: split
     3
     """
-    ink = cv2.bitwise_and(cv2.compare(v, level.ink, cv2.CMP_LT), lit)
+    ink = cv2.compare(v, level.ink, cv2.CMP_LT)
+    cv2.bitwise_and(ink, lit, dst=ink)
     if level.thin > 1:
         ink = cv2.erode(ink, np.ones((level.thin, level.thin), np.uint8))
     n, image, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     faint = max(level.core, level.faint)
-    sel = cv2.compare(v, faint, cv2.CMP_LT) > 0
-    sel &= image > 0
-    lab = image[sel]
+    del ink
+    sel = v < faint  # (the one frame-sized map here: the rest is as long as the dark pixels are many)
+    lab, dark = image[sel], v[sel]
+    del sel
+    inked = lab > 0
+    lab, dark = lab[inked], dark[inked]
     has_core = np.bincount(lab, minlength=n) > 0
-    solid = has_core if faint == level.core else np.bincount(lab[v[sel] < level.core], minlength=n) > 0
+    solid = has_core if faint == level.core else np.bincount(lab[dark < level.core], minlength=n) > 0
     stats[~has_core, 4] = 0
     if not labels:
         return Components(n, stats, cents, solid, None)

@@ -42,7 +42,7 @@ def find_at_levels(dark: tuple[np.ndarray, np.ndarray], levels: tuple[Level, ...
     scale = px if px is not None else gap.scale if gap is not None else 1.0
     paper = cv2.threshold(v, 120, 1, cv2.THRESH_BINARY)[1]  # 1 where paper (brighter than 120)
     if grey is not None:
-        paper = cv2.min(paper, grey)
+        cv2.min(paper, grey, dst=paper)
     integral = cv2.integral(paper)
     out: list[Candidate] = []
     for k, level in enumerate(levels):

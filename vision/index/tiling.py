@@ -88,9 +88,8 @@ Box = tuple[int, int, int, int]
 
 def pieces_of(tile: Box, most: int | None = None) -> list[Box]:
     """A tile (x0, y0, x1, y1) of :func:`small_tiles` cut into pieces at most ``most`` px a side
-    (``tuning.TILE_PIECE`` by default)
-    (with ``tuning.TILE_MARGIN`` more round each, as round the tile): enlarged twice, a piece's
-    maps are a few MB, not the tile's tens.
+    (``tuning.TILE_PIECE`` by default), with ``tuning.TILE_MARGIN`` more round each, as round the
+    tile: enlarged twice, a piece's maps are a few MB, not the tile's tens.
 
     >>> pieces_of((0, 0, 300, 100), most=128)
     [(0, 0, 152, 100), (104, 0, 280, 100), (232, 0, 300, 100)]

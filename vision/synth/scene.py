@@ -283,6 +283,20 @@ def default_decks(split: str | None = "train") -> list[Deck]:
     return _DECKS[split]
 
 
+def held_fan(k: int, reach: float, step: float) -> list[tuple[float, float, float]]:
+    """``k`` cards held fanned round a point ``reach`` below their centres, ``step`` radians
+    apart: each card's centre (x, y, from the middle card's) and its turn (radians).
+
+    >>> [tuple(round(float(v), 2) for v in c) for c in held_fan(3, 100.0, 0.1)]
+    [(-9.98, 0.5, -0.1), (0.0, 0.0, 0.0), (9.98, 0.5, 0.1)]
+    """
+    out = []
+    for i in range(k):
+        a = (i - (k - 1) / 2) * step
+        out.append((reach * np.sin(a), reach * (1 - np.cos(a)), a))
+    return out
+
+
 def _place_group(rng: np.random.Generator, layout: str, k: int, cw: float, ch: float,
                  idx_right: float) -> list[tuple[float, float, float]]:
     """Card centres and angles (in the table plane, around 0,0) for a group layout."""
@@ -306,10 +320,7 @@ def _place_group(rng: np.random.Generator, layout: str, k: int, cw: float, ch: f
     elif layout == "bridge":  # a hand held fanned round a point below it: of each card, a strip
         reach = ch * rng.uniform(0.4, 0.8)  # from that point to each card's centre
         # radians between cards: the strip a little wider than the index down to the index's foot
-        step = cw * rng.uniform(idx_right + 0.02, idx_right + 0.12) / (reach + 0.3 * ch)
-        for i in range(k):
-            a = (i - (k - 1) / 2) * step
-            out.append((reach * np.sin(a), reach * (1 - np.cos(a)), a))
+        out = held_fan(k, reach, cw * rng.uniform(idx_right + 0.02, idx_right + 0.12) / (reach + 0.3 * ch))
     else:
         raise ValueError(layout)
     mx = np.mean([p[0] for p in out])

@@ -35,6 +35,7 @@ from cribbage.cards import RANKS, SUITS
 from vision.cnn import MODEL_CARDS
 from vision.synth.compose import finish, place, seen_at_angle, table_image
 from vision.synth.decks import Deck, load_decks, procedural_deck, tailed_decks
+from vision.synth.scene import held_fan
 
 Angle = Callable[[np.random.Generator, int], float]
 
@@ -123,9 +124,7 @@ def _bridge(seed: int) -> tuple[np.ndarray, list[str]]:
         reach = height * float(rng.uniform(0.4, 0.8))  # from the point held to each card's centre
         step = width * (right + float(rng.uniform(0.01, 0.06))) / (reach + height * (0.5 - foot))
         t = np.radians(turn)
-        for k, name in enumerate(cards):
-            a = (k - 6) * step
-            dx, dy = reach * np.sin(a), reach * (1 - np.cos(a))
+        for name, (dx, dy, a) in zip(cards, held_fan(13, reach, step), strict=True):
             x, y = cx + dx * np.cos(t) - dy * np.sin(t), cy + dx * np.sin(t) + dy * np.cos(t)
             place(img, deck.render(name, 300), (x, y), width, np.degrees(a) + turn, rng, tilt=0.02)
     return finish(img, rng), names

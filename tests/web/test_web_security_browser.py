@@ -8,6 +8,7 @@ scans the QR code's link.
 
 from __future__ import annotations
 
+import base64
 import ipaddress
 import json
 from collections.abc import Iterator
@@ -66,6 +67,26 @@ def pages(browser: Any) -> Iterator[list[Any]]:
         assert errors == [], errors
 
 
+def drawn(img: Any) -> np.ndarray:
+    """The image as the browser draws it at its shown size, on white with a quiet zone.
+
+    Drawn through a canvas rather than taken from the screen, so that a toast passing over the
+    page (a slow stream on a loaded machine) cannot cover the code being read.
+    """
+    url = img.evaluate(
+        """(img) => {
+            const r = img.getBoundingClientRect(), pad = 32, c = document.createElement("canvas");
+            c.width = Math.round(r.width) + 2 * pad; c.height = Math.round(r.height) + 2 * pad;
+            const g = c.getContext("2d");
+            g.fillStyle = "#fff"; g.fillRect(0, 0, c.width, c.height);
+            g.drawImage(img, pad, pad, Math.round(r.width), Math.round(r.height));
+            return c.toDataURL("image/png");
+        }"""
+    )
+    png = base64.b64decode(url.split(",", 1)[1])
+    return cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+
+
 def test_the_pi_shows_the_code_and_its_qr_code(browser: Any, served: tuple[str, str, str],
                                                pages: list[Any]) -> None:
     pi_url, _, code = served
@@ -75,9 +96,9 @@ def test_the_pi_shows_the_code_and_its_qr_code(browser: Any, served: tuple[str, 
     expect(pi.locator("#table-code .tc-code")).to_have_text(code)
     expect(pi.locator("#join-btn")).to_be_hidden()
     qr = pi.locator("#table-code img.tc-qr")
+    expect(qr).to_be_visible()
     pi.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
-    shot = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(drawn(qr))
     link = pi.evaluate("fetch('/api/code').then((r) => r.json()).then((s) => s.link)")
     assert text == link and link.endswith(f"/?code={code}") and "127.0.0.1" not in link
 

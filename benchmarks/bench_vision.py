@@ -106,8 +106,8 @@ def main() -> int:
     ap.add_argument("--time-only", action="store_true", help="only the 1280x720 frame timings")
     ap.add_argument("--subsets", type=int, default=0, metavar="N",
                     help="only read N held-out photos of each subset (vision.synth.subsets: turned, "
-                         "overlapping, on each table, an oblique camera, a tailed-queen deck): recall, "
-                         "precision, calibration")
+                         "overlapping, on each table, an oblique camera, a tailed-queen deck, a "
+                         "four-index deck, fanned hands): recall, precision, calibration")
     ap.add_argument("--only", help="with --subsets: the comma-separated subsets to read (default: all)")
     ap.add_argument("--big", type=int, default=0, metavar="N",
                     help="only read N photos of 6000x4000 and of 4000x3000 with small and big indices")

@@ -214,25 +214,29 @@ class ProceduralDeck(Deck):
     """Faces drawn with OpenCV in one of ``N_STYLES`` styles; index boxes exact from the drawing.
     ``face``: a font file to set the ranks in instead of the style's own (its name then ends
     with the file's stem: ``procedural-8-C059-Bold``); ``tail``: its queens' "Q" drawn with a
-    continental tail that long, in glyph heights (its name then ends ``-tailed``).
+    continental tail that long, in glyph heights (its name then ends ``-tailed``); ``four``: the
+    index in all four corners (``-four``).
 
     >>> ProceduralDeck(3).name, ProceduralDeck(8, face="/fonts/C059-Bold.otf").name
     ('procedural-3', 'procedural-8-C059-Bold')
+    >>> len(ProceduralDeck(7, four=True).indices("JC"))
+    4
     """
 
     def __init__(self, style: int = 0, split: str = "train", face: str | None = None,
-                 tail: float = 0.0) -> None:
+                 tail: float = 0.0, four: bool = False) -> None:
         name = f"procedural-{style}" if face is None else f"procedural-{style}-{Path(face).stem}"
-        name += "-tailed" if tail else ""
+        name += ("-tailed" if tail else "") + ("-four" if four else "")
         super().__init__(name=name, split=split)
         self.style = style
         self.face = face
         self.tail = tail
+        self.four = four
         self._faces: dict[str, BGRA] = {}
 
     def master(self, card: str) -> BGRA:
         if card not in self._faces:
-            face, boxes = draw_face(card, self.style, face=self.face, tail=self.tail)
+            face, boxes = draw_face(card, self.style, face=self.face, tail=self.tail, four=self.four)
             self._faces[card] = face
             self._index_cache[card] = boxes
         return self._faces[card]

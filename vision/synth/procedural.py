@@ -253,13 +253,18 @@ def _draw_index(
     draw_pip(img, card[1], (x + max(tw, pip) / 2, y + th * 0.3 + pip / 2), pip, color)
 
 
-def draw_face(card: str, style: int = 0, width: int = MASTER_W,
-              face: str | None = None, tail: float = 0.0) -> tuple[npt.NDArray[np.uint8], list[Box]]:
+def draw_face(card: str, style: int = 0, width: int = MASTER_W, face: str | None = None,
+              tail: float = 0.0, four: bool = False) -> tuple[npt.NDArray[np.uint8], list[Box]]:
     """Draw ``card`` in ``style``; return the BGRA face and its index boxes (TL, BR). ``face``: a
     font file to set the rank in instead of the style's own (``benchmarks/bench_typefaces.py``
     reads decks in faces never trained on this way); the style keeps its paper, inks and layout.
     ``tail``: the queen's "Q" drawn with a continental tail this long (:func:`tailed_queen`), its
-    curve the style's own."""
+    curve the style's own. ``four``: the index in all four corners, as Czech and Danish decks print
+    it (then TR and BL follow, each upright as the corner's neighbour above or below it).
+
+    >>> [round(b[0], 2) for b in draw_face("7S", 7, four=True)[1]]
+    [0.05, 0.87, 0.87, 0.05]
+    """
     st = _style(style) if face is None else _face_style(style, face)
     if tail:
         st.update(tail=tail, bend=float(np.random.default_rng(3000 + style).uniform(0, 1)))
@@ -275,6 +280,13 @@ def draw_face(card: str, style: int = 0, width: int = MASTER_W,
     for _ in range(2):
         _draw_index(rgb, card, st, color)
         rgb = np.ascontiguousarray(rgb[::-1, ::-1])
+    br: Box = (1 - tl[2], 1 - tl[3], 1 - tl[0], 1 - tl[1])
+    boxes = [tl, br]
+    if four:  # the corner's ink copied across, upright as drawn
+        for x0, y0, x1, y1 in (tl, br):
+            ys, ye, xs, xe = round(y0 * h), round(y1 * h), round(x0 * w), round(x1 * w)
+            rgb[ys:ye, w - xe:w - xs] = rgb[ys:ye, xs:xe]
+            boxes.append((1 - x1, y0, 1 - x0, y1))
     _draw_centre(rgb, card, st, color)
     alpha = np.zeros((h, w), np.uint8)
     r = round(float(st["radius"]) * w)  # type: ignore[arg-type]
@@ -285,9 +297,7 @@ def draw_face(card: str, style: int = 0, width: int = MASTER_W,
     if st["border"]:
         edge = cv2.morphologyEx(alpha, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
         rgb[edge > 128] = (90, 90, 90)
-    face = np.dstack([rgb, alpha])
-    br: Box = (1 - tl[2], 1 - tl[3], 1 - tl[0], 1 - tl[1])
-    return face, [tl, br]
+    return np.dstack([rgb, alpha]), boxes
 
 
 def _draw_centre(

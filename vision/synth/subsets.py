@@ -12,7 +12,8 @@ installed), each photo with the names of the cards whose corner index shows:
 - by the camera: ``camera-30`` and ``camera-45`` (a whole suit on green felt, cards at any angle,
   seen by a camera that far off the vertical);
 - by the deck: ``tailed-queen`` (a European deck's long-tailed serif "Q": the held-out drawn style
-  with its queens tailed, :func:`vision.synth.decks.tailed_decks`; the four queens among the cards);
+  with its queens tailed, :func:`vision.synth.decks.tailed_decks`; the four queens among the cards),
+  ``four-index`` (a Czech or Danish deck's index in all four corners: the held-out drawn style so);
 - by the hand: ``bridge-fan`` (two hands of thirteen held fanned, one across the table from the
   other: of each card but the last only a strip along its edge shows, from just its index to a
   little more).
@@ -21,7 +22,7 @@ installed), each photo with the names of the cards whose corner index shows:
 >>> img.shape, len(names)
 ((720, 1280, 3), 10)
 >>> sorted(SUBSETS)[:3]
-['any-angle', 'camera-30', 'camera-45']
+['any-angle', 'bridge-fan', 'camera-30']
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import numpy as np
 from cribbage.cards import RANKS, SUITS
 from vision.cnn import MODEL_CARDS
 from vision.synth.compose import finish, place, seen_at_angle, table_image
-from vision.synth.decks import Deck, load_decks, procedural_deck, tailed_decks
+from vision.synth.decks import Deck, ProceduralDeck, load_decks, procedural_deck, tailed_decks
 from vision.synth.scene import held_fan
 
 Angle = Callable[[np.random.Generator, int], float]
@@ -106,6 +107,11 @@ def _tailed(seed: int) -> tuple[np.ndarray, list[str]]:
     return _loose(seed, _any, deck=tailed_decks("val")[0], names=names)
 
 
+@lru_cache(maxsize=1)
+def _four_index_deck() -> Deck:
+    return ProceduralDeck(7, split="val", four=True)
+
+
 def _bridge(seed: int) -> tuple[np.ndarray, list[str]]:
     """Two hands of thirteen, each fanned round a point below its cards so that of every card but
     the last only a strip shows, from just its index to a little more (measured down to the
@@ -147,6 +153,7 @@ SUBSETS: dict[str, Callable[[int], tuple[np.ndarray, list[str]]]] = {
     "camera-30": lambda s: _camera(s, 30.0),
     "camera-45": lambda s: _camera(s, 45.0),
     "tailed-queen": _tailed,
+    "four-index": lambda s: _loose(s, _any, deck=_four_index_deck()),
     "bridge-fan": _bridge,
 }
 

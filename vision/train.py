@@ -242,7 +242,11 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
     """Train the network on the patch files ``data`` and export it to ONNX at ``out``; with ``init``,
     go on training a model exported earlier (:func:`_start_from`) rather than starting afresh.
     ``stretch``: the share of training patches stretched or squeezed across (see ``STRETCH``);
-    ``elastic``: the share bent by a smooth random displacement (see ``ELASTIC_PX``)."""
+    ``elastic``: the share bent by a smooth random displacement (see ``ELASTIC_PX``).
+
+    After each epoch the fit is saved beside the first patch file (:func:`checkpoint_path`); the
+    same fit started again goes on from the last epoch saved, to the same network as a fit never
+    stopped, and the file is removed once the network is exported."""
     try:
         import torch
         from torch import nn
@@ -272,6 +276,9 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
     steps = epochs * (len(tr) // 256 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    saved = checkpoint_path(data, out)
+    key = _fit_key(data, epochs, seed, width, init, lr, stretch, elastic)
+    first = _resume(saved, key, net, opt, sched, rng)
 
     def batch(idx: np.ndarray, augment: bool) -> torch.Tensor:
         b = x[idx].float() * (CEILING / 255)
@@ -323,7 +330,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
         return b
 
     t0 = time.perf_counter()
-    for ep in range(epochs):
+    for ep in range(first, epochs):
         net.train()
         perm = rng.permutation(tr)
         tot, count = 0.0, 0
@@ -342,6 +349,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
             r_logit, s_logit = net(batch(val, False))
             ra = (r_logit.argmax(1) == yr[val]).float().mean().item()
             sa = (s_logit.argmax(1) == ys[val]).float().mean().item()
+        _save(saved, key, ep + 1, net, opt, sched, rng)
         print(f"epoch {ep + 1}/{epochs}  loss {tot / count:.4f}  check: rank {ra:.4f} suit {sa:.4f}  "
               f"{time.perf_counter() - t0:.0f}s", flush=True)
     net.eval()
@@ -350,7 +358,56 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, width: int, init: P
                       dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}}, opset_version=13,
                       dynamo=False)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB)")
+    saved.unlink(missing_ok=True)
     return 0
+
+
+def checkpoint_path(data: list[Path], out: Path) -> Path:
+    """Where a fit of ``data`` exported to ``out`` keeps its epochs: beside the first patch file.
+
+    >>> checkpoint_path([Path("build/train/idx1-all.npz")], Path("vision/models/index_gate.onnx"))
+    PosixPath('build/train/index_gate.fit.pt')
+    """
+    return data[0].parent / f"{out.stem}.fit.pt"
+
+
+def _fit_key(data: list[Path], epochs: int, seed: int, width: int, init: Path | None, lr: float,
+             stretch: float, elastic: float) -> dict[str, object]:
+    """What makes a saved fit this one: its patch files (by name and size) and its settings."""
+    files = [(p.name, p.stat().st_size if p.exists() else -1) for p in data]
+    return {"data": files, "epochs": epochs, "seed": seed, "width": width,
+            "init": None if init is None else str(init), "lr": lr, "stretch": stretch, "elastic": elastic}
+
+
+def _save(path: Path, key: dict[str, object], done: int, net, opt, sched,  # type: ignore[no-untyped-def]
+          rng: np.random.Generator) -> None:
+    import torch
+
+    state = {"key": key, "done": done, "net": net.state_dict(), "opt": opt.state_dict(),
+             "sched": sched.state_dict(), "rng": rng.bit_generator.state, "torch": torch.get_rng_state()}
+    part = path.with_name(path.name + ".part")
+    torch.save(state, part)
+    os.replace(part, path)
+
+
+def _resume(path: Path, key: dict[str, object], net, opt, sched,  # type: ignore[no-untyped-def]
+            rng: np.random.Generator) -> int:
+    """Load the fit saved at ``path`` if it is this one (``key``); the epochs it had done."""
+    import torch
+
+    if not path.exists():
+        return 0
+    state = torch.load(path, weights_only=False)
+    if state.get("key") != key:
+        print(f"{path}: saved by another fit, so this one starts afresh", flush=True)
+        return 0
+    net.load_state_dict(state["net"])
+    opt.load_state_dict(state["opt"])
+    sched.load_state_dict(state["sched"])
+    rng.bit_generator.state = state["rng"]
+    torch.set_rng_state(state["torch"])
+    print(f"{path}: going on after epoch {state['done']} of {key['epochs']}", flush=True)
+    return int(state["done"])
 
 
 def _start_from(net, path: Path, sample) -> None:  # type: ignore[no-untyped-def]
@@ -426,10 +483,11 @@ TRAIN_SEEDS = (1, 2, 4, 5)
 def train_all(folder: Path, jobs: int, scenes: int = 8000, which: str = "all") -> int:
     """Both networks from the start, in one command: the four patch sets of ``TRAIN_SEEDS`` from
     the training decks ``which`` (``DECK_SETS``) into ``folder`` as ``idxSEED-WHICH.npz`` (a set
-    made earlier is kept; one stopped goes on from its last part; a fit stopped begins again),
+    made earlier is kept; one stopped goes on from its last part),
     then the full network (``--epochs 12 --width 24``) and the gate (``--epochs 6 --width 8``)
     fitted on them and exported over ``vision/models/``. The fits need PyTorch; without it the
-    patches are made and the command says how to install it.
+    patches are made and the command says how to install it. Each fit goes on from its last epoch
+    when started again (:func:`fit`).
 
     >>> TRAIN_SEEDS
     (1, 2, 4, 5)

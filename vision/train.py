@@ -381,6 +381,7 @@ def _fit_key(data: list[Path], epochs: int, seed: int, width: int, init: Path | 
 
 def _save(path: Path, key: dict[str, object], done: int, net, opt, sched,  # type: ignore[no-untyped-def]
           rng: np.random.Generator) -> None:
+    """Save the fit after ``done`` epochs to ``path``, whole or not at all."""
     import torch
 
     state = {"key": key, "done": done, "net": net.state_dict(), "opt": opt.state_dict(),

@@ -133,25 +133,30 @@ def _scene_samples(args: tuple[int, int, float, str]) -> tuple[np.ndarray, np.nd
 
 
 _DECK_CACHE: dict[str, list] = {}
-DECK_SETS = ("all", "tailed", "wide")
+DECK_SETS = ("all", "tailed", "queens", "wide")
 """``patches --decks``: every training deck (the committed networks'), only the drawn decks whose
-queens carry a continental tail, or both ("wide": tailed queens from the start, see the notes,
-and bridge hands held fanned among the layouts)."""
+queens carry a continental tail, or both ("queens": tailed queens from the start, see the notes;
+"wide": both, and bridge hands held fanned among the layouts)."""
 
 
 def _train_decks(which: str = "all"):  # type: ignore[no-untyped-def]
     """The training decks: ``all`` (artwork and drawn), ``tailed`` (drawn decks whose queens
-    carry a continental tail, :func:`vision.synth.decks.tailed_decks`), or ``wide`` (both)."""
+    carry a continental tail, :func:`vision.synth.decks.tailed_decks`), or ``queens`` and
+    ``wide`` (both).
+
+    >>> [len(_train_decks(w)) for w in ("tailed", "queens")] == [7, len(_train_decks("all")) + 7]
+    True
+    """
     if which not in _DECK_CACHE:
         from vision.synth.decks import load_decks, tailed_decks
         from vision.synth.scene import default_decks
 
         decks = []
-        if which in ("all", "wide"):
+        if which in ("all", "queens", "wide"):
             decks += list(default_decks("train"))
             drawn = load_decks(split="train", procedural=True)
             decks += [d for d in drawn if d.name.startswith("procedural")]
-        if which in ("tailed", "wide"):
+        if which in ("tailed", "queens", "wide"):
             decks += list(tailed_decks("train"))
         _DECK_CACHE[which] = decks
     return _DECK_CACHE[which]
@@ -517,7 +522,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--neg-ratio", type=float, default=2.0, help="'none' patches kept per index patch")
     p.add_argument("--decks", choices=DECK_SETS, default="all",
-                   help="every training deck; the drawn decks whose queens have a continental tail; both")
+                   help="every training deck; the drawn decks whose queens have a continental tail; both; "
+                        "both with bridge hands")
     w = sub.add_parser("all", help="both networks from the start: four patch sets, then both fits")
     w.add_argument("--dir", type=Path, default=Path("build/train"), help="where the patch sets are kept")
     w.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

@@ -319,3 +319,5 @@ def test_training_all_makes_the_four_patch_sets_once_then_fits_both_networks(tmp
     assert scenes == [] and capsys.readouterr().out.count("made earlier, kept") == 4
     assert train.train_all(tmp_path, jobs=1, scenes=2, which="wide") == 0  # other decks: sets of their own
     assert len(scenes) == 8 and fits[-1][0] == [s.replace("all", "wide") for s in sets]
+    assert train.train_all(tmp_path, jobs=1, scenes=2, which="queens") == 0
+    assert len(scenes) == 16 and fits[-1][0] == [s.replace("all", "queens") for s in sets]

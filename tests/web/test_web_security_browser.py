@@ -70,8 +70,8 @@ def pages(browser: Any) -> Iterator[list[Any]]:
 def drawn(img: Any) -> np.ndarray:
     """The image as the browser draws it at its shown size, on white with a quiet zone.
 
-    Drawn through a canvas rather than taken from the screen, so that a toast passing over the
-    page (a slow stream on a loaded machine) cannot cover the code being read.
+    Drawn through a canvas rather than taken from the screen, so that nothing passing over the
+    page (a toast, a scroll) can cover the code being read.
     """
     url = img.evaluate(
         """(img) => {

@@ -152,11 +152,11 @@ def _train_decks(which: str = "all"):  # type: ignore[no-untyped-def]
         from vision.synth.scene import default_decks
 
         decks = []
-        if which in ("all", "queens", "wide"):
+        if which != "tailed":
             decks += list(default_decks("train"))
             drawn = load_decks(split="train", procedural=True)
             decks += [d for d in drawn if d.name.startswith("procedural")]
-        if which in ("tailed", "queens", "wide"):
+        if which != "all":
             decks += list(tailed_decks("train"))
         _DECK_CACHE[which] = decks
     return _DECK_CACHE[which]

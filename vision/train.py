@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from cribbage.cards import RANKS
-from vision.cnn import MODEL_SUITS
+from vision.cnn import GATE, MODEL, MODEL_SUITS
 from vision.index import find_indices
 from vision.patch import CEILING, PATCH_H, PATCH_W, WHOLE_WINDOW, Pyramid, cut_patches, stored_norm, to_bytes
 from vision.quads import inside
@@ -58,7 +58,6 @@ EMPTY_KEEP = 24
 # does: the level is sometimes set by glare or the next card and the index left greyer, and a network
 # that learns those reads the reader's cleaner patches better than one trained on them (docs/vision-notes.md)
 TRAIN_NORM = WHOLE_WINDOW
-MODEL = Path(__file__).parent / "models" / "index_cnn.onnx"
 
 
 def index_down(quad: np.ndarray, k: int) -> np.ndarray:
@@ -491,15 +490,17 @@ def train_all(folder: Path, jobs: int, scenes: int = 8000, which: str = "all") -
     the training decks ``which`` (``DECK_SETS``) into ``folder`` as ``idxSEED-WHICH.npz`` (a set
     made earlier is kept; one stopped goes on from its last part),
     then the full network (``--epochs 12 --width 24``) and the gate (``--epochs 6 --width 8``)
-    fitted on them and exported over ``vision/models/``. The fits need PyTorch; without it the
-    patches are made and the command says how to install it. Each fit goes on from its last epoch
-    when started again (:func:`fit`).
+    fitted on them and exported: over ``vision/models/`` from the committed networks' decks
+    (``all``), beside the patch sets from any other (``folder/index_cnn-WHICH.onnx`` and
+    ``index_gate-WHICH.onnx``: a try, which leaves the committed networks be). The fits need
+    PyTorch; without it the patches are made and the command says how to install it. Each fit
+    goes on from its last epoch when started again (:func:`fit`).
 
     >>> TRAIN_SEEDS
     (1, 2, 4, 5)
     """
-    from vision.cnn import GATE
-
+    model, gate = (MODEL, GATE) if which == "all" else (folder / f"{MODEL.stem}-{which}.onnx",
+                                                        folder / f"{GATE.stem}-{which}.onnx")
     folder.mkdir(parents=True, exist_ok=True)
     data = [folder / f"idx{seed}-{which}.npz" for seed in TRAIN_SEEDS]
     for seed, out in zip(TRAIN_SEEDS, data, strict=True):
@@ -507,9 +508,9 @@ def train_all(folder: Path, jobs: int, scenes: int = 8000, which: str = "all") -
             print(f"{out}: made earlier, kept", flush=True)
         elif (rc := make_patches(scenes, seed, out, jobs, 2.0, which)) != 0:
             return rc
-    if (rc := fit(data, 12, 1, MODEL, 24)) != 0:
+    if (rc := fit(data, 12, 1, model, 24)) != 0:
         return rc
-    return fit(data, 6, 1, GATE, 8)
+    return fit(data, 6, 1, gate, 8)
 
 
 def main(argv: list[str] | None = None) -> int:

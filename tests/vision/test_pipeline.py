@@ -321,3 +321,6 @@ def test_training_all_makes_the_four_patch_sets_once_then_fits_both_networks(tmp
     assert len(scenes) == 8 and fits[-1][0] == [s.replace("all", "wide") for s in sets]
     assert train.train_all(tmp_path, jobs=1, scenes=2, which="queens") == 0
     assert len(scenes) == 16 and fits[-1][0] == [s.replace("all", "queens") for s in sets]
+    # a try on other decks is exported beside its patch sets, never over the committed networks
+    assert [f[2] for f in fits[-4:]] == [tmp_path / f"{n}-{w}.onnx" for w in ("wide", "queens")
+                                        for n in ("index_cnn", "index_gate")]

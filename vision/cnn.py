@@ -1,4 +1,4 @@
-"""The corner-index network, run with OpenCV's ``dnn`` module (no PyTorch needed to read cards).
+"""The corner-index networks, run with OpenCV's ``dnn`` module (no PyTorch needed to read cards).
 
 The model (``vision/models/index_cnn.onnx``, trained by :mod:`vision.train`) takes upright index
 patches (:mod:`vision.patch`) and gives two probability vectors per patch: the rank (A-K, then
@@ -6,7 +6,10 @@ patches (:mod:`vision.patch`) and gives two probability vectors per patch: the r
 its two classes. A small network of the same shape and a third of the
 width (``index_gate.onnx``, about a quarter of the work) reads every candidate first, and only those
 it does not call "none" go on to the full one (:func:`read_indices`): most candidates a photo offers
-are not indices at all.
+are not indices at all. A candidate the full network is unsure of is read again by a second network
+of its shape, fitted apart on more decks (``index_cnn_queens.onnx``: the training decks and drawn
+decks whose queens carry a continental tail), and the two readings are joined
+(:func:`second_network`).
 
 >>> import numpy as np
 >>> ranks, suits = IndexNet.load().predict(np.ones((2, 3, 40, 24), np.float32))
@@ -25,9 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from cribbage.cards import RANKS, SUITS
+from vision.tuning import JOINED_BAR, THRESHOLD
 
 MODEL = Path(__file__).parent / "models" / "index_cnn.onnx"
 GATE = Path(__file__).parent / "models" / "index_gate.onnx"
+# the second full network: the training decks and the drawn decks whose queens carry a tail
+SECOND = Path(__file__).parent / "models" / "index_cnn_queens.onnx"
 # the gate's "none" (for the rank or the suit) at least this sure: not an index, the full network
 # is not asked (trained with label smoothing 0.05, the gate is never surer than about 0.96)
 GATE_NONE = 0.9
@@ -38,7 +44,11 @@ SUIT_OF_CLASS = tuple(SUITS.index(s) for s in MODEL_SUITS)  # cribbage's suit in
 CARDS = [r + s for r in RANKS for s in SUITS]  # the 52 names, in cribbage's order (``Card.index``)
 # the 52 names in the network's class order (rank-major): the order the benchmarks draw cards from
 MODEL_CARDS = [r + s for r in RANKS for s in MODEL_SUITS]
-BATCH = 16  # patches per forward pass: a small batch stays in the CPU cache
+# patches per forward pass: the gate reads every candidate, in batches of 16 (about a tenth faster
+# than 4); a full network reads a few a frame, in batches of 4, whose buffers take 1 MB against
+# 2.6 MB for 16 at the same speed (the camera service's memory, docs/camera.md)
+BATCH = 4
+GATE_BATCH = 16
 
 
 class IndexNet:
@@ -50,8 +60,8 @@ class IndexNet:
     network); the rest of a reading runs in parallel.
     """
 
-    def __init__(self, net: cv2.dnn.Net) -> None:
-        self.net = net
+    def __init__(self, net: cv2.dnn.Net, batch: int = BATCH) -> None:
+        self.net, self.batch = net, batch
         self._lock = threading.Lock()
 
     @staticmethod
@@ -67,7 +77,7 @@ class IndexNet:
             net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         else:
             net = cv2.dnn.readNetFromONNX(path, engine=engine)
-        loaded = IndexNet(net)
+        loaded = IndexNet(net, GATE_BATCH if Path(path) == GATE else BATCH)
         loaded.predict(np.zeros((1, 3, 40, 24), np.float32))  # the first pass sets up its buffers
         return loaded
 
@@ -77,8 +87,8 @@ class IndexNet:
             return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(MODEL_SUITS) + 1), np.float32)
         ranks, suits = [], []
         with self._lock:
-            for s in range(0, len(patches), BATCH):
-                self.net.setInput(np.ascontiguousarray(patches[s : s + BATCH]))
+            for s in range(0, len(patches), self.batch):
+                self.net.setInput(np.ascontiguousarray(patches[s : s + self.batch]))
                 r, u = self.net.forward(["rank", "suit"])
                 ranks.append(r.copy())
                 suits.append(u.copy())
@@ -94,10 +104,51 @@ def class_name(rank: int, suit: int) -> str:
     return RANKS[rank] + SUITS[SUIT_OF_CLASS[suit]]
 
 
+def named(ranks: npt.NDArray[np.float32], suits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """How sure each reading is of the card it names: its likeliest rank's probability times its
+    likeliest suit's, "none" left out.
+
+    >>> import numpy as np
+    >>> named(np.array([[0.8] + [0.0] * 12 + [0.2]]), np.array([[0.0, 0.0, 0.5, 0.0, 0.5]]))
+    array([0.4])
+    """
+    return ranks[:, :-1].max(axis=1) * suits[:, :-1].max(axis=1)
+
+
+def second_network(patches: npt.NDArray[np.float32], ranks: npt.NDArray[np.float32],
+                   suits: npt.NDArray[np.float32]) -> None:
+    """Where the full network's reading (``ranks``, ``suits``) of ``patches`` names no card at
+    ``THRESHOLD`` and no "none" at ``GATE_NONE``, it is unsure: the second network (``SECOND``)
+    reads that patch too, and the two readings are joined by their geometric mean. The joined
+    reading replaces the first (in place) only where it names a card at ``JOINED_BAR`` or more;
+    elsewhere the first stands, unsure as it was.
+
+    >>> import numpy as np
+    >>> x = np.ones((2, 3, 40, 24), np.float32)  # blank paper
+    >>> r = np.tile(np.eye(14, dtype=np.float32)[4], (2, 1))  # two patches read as a 5...
+    >>> s = np.tile(np.eye(5, dtype=np.float32)[2], (2, 1))  # ...of hearts, surely
+    >>> r[0], s[0] = 0.5 * r[0] + 0.5 / 14, 0.5 * s[0] + 0.1  # a 5, named at 0.32
+    >>> second_network(x, r, s)
+    >>> round(float(named(r, s)[0]), 2), int(r[1].argmax())  # paper to the second: the 5 at 0.32 stands
+    (0.32, 4)
+    """
+    unsure = np.nonzero((named(ranks, suits) < THRESHOLD)
+                        & (np.maximum(ranks[:, -1], suits[:, -1]) < GATE_NONE))[0]
+    if not len(unsure):
+        return
+    second_r, second_s = IndexNet.load(str(SECOND)).predict(patches[unsure])
+    r, s = np.sqrt(ranks[unsure] * second_r), np.sqrt(suits[unsure] * second_s)
+    r /= r.sum(axis=1, keepdims=True)
+    s /= s.sum(axis=1, keepdims=True)
+    sure = named(r, s) >= JOINED_BAR
+    ranks[unsure[sure]], suits[unsure[sure]] = r[sure], s[sure]
+
+
 def read_indices(patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
     """Rank (N, 14) and suit (N, 5) probabilities for (N, 3, H, W) patches: the gate network reads
     them all; the patches it calls "none" with at least ``GATE_NONE`` keep its reading (so they are
-    not cards), the others are read by the full network.
+    not cards), the others are read by the full network, and those it is unsure of by the second
+    network too (:func:`second_network`).
 
     On the held-out synthetic scenes and the real photos (``docs/vision.md``) the full network
     reads about one candidate in six, and every card read is read the same as without the gate.
@@ -111,5 +162,7 @@ def read_indices(patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float
     ranks, suits = IndexNet.load(str(GATE)).predict(patches)
     ask = np.nonzero(np.maximum(ranks[:, -1], suits[:, -1]) < GATE_NONE)[0]
     if len(ask):
-        ranks[ask], suits[ask] = IndexNet.load().predict(patches[ask])
+        r, s = IndexNet.load().predict(patches[ask])
+        second_network(patches[ask], r, s)
+        ranks[ask], suits[ask] = r, s
     return ranks, suits

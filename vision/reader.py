@@ -27,7 +27,7 @@ import numpy as np
 
 from cribbage.cards import Card
 from vision import tuning
-from vision.cnn import GATE, MODEL_SUITS, IndexNet, class_name, read_indices
+from vision.cnn import GATE, MODEL_SUITS, SECOND, IndexNet, class_name, read_indices
 from vision.heap import keep_freed_memory
 from vision.image import load_image
 from vision.index import Candidate, Look, first_look, look_again, look_unread
@@ -542,7 +542,7 @@ def _ready() -> None:
     load the networks, keep the memory one frame frees for the next (:mod:`vision.heap`), and read a
     small drawn index once, so that OpenCV sets up its routines then and not in the first photo
     (a process's first frame is otherwise about half as slow again as the next)."""
-    IndexNet.load(), IndexNet.load(str(GATE)), keep_freed_memory()
+    IndexNet.load(), IndexNet.load(str(GATE)), IndexNet.load(str(SECOND)), keep_freed_memory()
     img = np.full((120, 160, 3), 225, np.uint8)
     cv2.putText(img, "7", (40, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 30), 2)
     cv2.circle(img, (52, 70), 8, (30, 30, 30), -1)

@@ -1,7 +1,8 @@
 """Train the corner-index network on synthetic scenes (``vision.synth``), and export it to ONNX.
 
-Both networks from the start, in one command (the patch sets are kept in ``build/train``: stopped
-and started again, it goes on from the last part of patches written; a fit begins again)::
+The three networks from the start, in one command (the patch sets are kept in ``build/train``:
+stopped and started again, it goes on from the last part of patches written, and a fit from its
+last epoch)::
 
     nice .venv/bin/python -m vision.train all
 
@@ -22,7 +23,9 @@ print, backs) is labelled "none". It needs only NumPy and OpenCV.
 heads (rank A-K or none; suit C D H S or none), trained with augmentation and exported with
 ``torch.onnx.export`` to ``vision/models/index_cnn.onnx``, which the reader runs with OpenCV's
 ``dnn`` module (no PyTorch on the Pi). The gate network that reads every candidate first is the
-same ``fit`` with ``--width 8 --epochs 6 --out vision/models/index_gate.onnx`` (see docs/vision.md).
+same ``fit`` with ``--width 8 --epochs 6 --out vision/models/index_gate.onnx``; the second network,
+which reads again what the full one is unsure of, is the full network's ``fit`` on patches from
+``--decks queens`` (``vision/models/index_cnn_queens.onnx``; see docs/vision.md).
 
 >>> index_down(np.array([[0, 0], [10, 0], [10, 20], [0, 20]], np.float32), 0).tolist()
 [0.0, 1.0]
@@ -42,7 +45,7 @@ import cv2
 import numpy as np
 
 from cribbage.cards import RANKS
-from vision.cnn import GATE, MODEL, MODEL_SUITS
+from vision.cnn import GATE, MODEL, MODEL_SUITS, SECOND
 from vision.index import find_indices
 from vision.patch import CEILING, PATCH_H, PATCH_W, WHOLE_WINDOW, Pyramid, cut_patches, stored_norm, to_bytes
 from vision.quads import inside
@@ -482,25 +485,36 @@ def index_net(width: int = 16):  # type: ignore[no-untyped-def]
 
 
 TRAIN_SEEDS = (1, 2, 4, 5)
-"""The committed networks' four patch sets (8000 scenes each, seeds as in docs/vision.md)."""
+"""The committed networks' patch sets, four from each set of decks (8000 scenes each, seeds as in
+docs/vision.md)."""
 
 
 def train_all(folder: Path, jobs: int, scenes: int = 8000, which: str = "all") -> int:
-    """Both networks from the start, in one command: the four patch sets of ``TRAIN_SEEDS`` from
+    """The networks from the start, in one command: the four patch sets of ``TRAIN_SEEDS`` from
     the training decks ``which`` (``DECK_SETS``) into ``folder`` as ``idxSEED-WHICH.npz`` (a set
     made earlier is kept; one stopped goes on from its last part),
     then the full network (``--epochs 12 --width 24``) and the gate (``--epochs 6 --width 8``)
-    fitted on them and exported: over ``vision/models/`` from the committed networks' decks
-    (``all``), beside the patch sets from any other (``folder/index_cnn-WHICH.onnx`` and
-    ``index_gate-WHICH.onnx``: a try, which leaves the committed networks be). The fits need
-    PyTorch; without it the patches are made and the command says how to install it. Each fit
-    goes on from its last epoch when started again (:func:`fit`).
+    fitted on them and exported. From the committed networks' decks (``all``) they go over
+    ``vision/models/``, and the second network follows: the ``queens`` sets, and the full
+    network's fit on them, as ``SECOND``. From any other decks they go beside the patch sets
+    (``folder/index_cnn-WHICH.onnx`` and ``index_gate-WHICH.onnx``: a try, which leaves the
+    committed networks be). The fits need PyTorch; without it the patches are made and the command
+    says how to install it. Each fit goes on from its last epoch when started again (:func:`fit`).
 
     >>> TRAIN_SEEDS
     (1, 2, 4, 5)
     """
-    model, gate = (MODEL, GATE) if which == "all" else (folder / f"{MODEL.stem}-{which}.onnx",
-                                                        folder / f"{GATE.stem}-{which}.onnx")
+    if which != "all":
+        return _train_on(folder, jobs, scenes, which, folder / f"{MODEL.stem}-{which}.onnx",
+                         folder / f"{GATE.stem}-{which}.onnx")
+    if (rc := _train_on(folder, jobs, scenes, "all", MODEL, GATE)) != 0:
+        return rc
+    return _train_on(folder, jobs, scenes, "queens", SECOND, None)
+
+
+def _train_on(folder: Path, jobs: int, scenes: int, which: str, model: Path, gate: Path | None) -> int:
+    """:func:`train_all`'s patch sets from the decks ``which``, the full network fitted on them
+    into ``model``, and the gate into ``gate`` (none for ``None``)."""
     folder.mkdir(parents=True, exist_ok=True)
     data = [folder / f"idx{seed}-{which}.npz" for seed in TRAIN_SEEDS]
     for seed, out in zip(TRAIN_SEEDS, data, strict=True):
@@ -508,7 +522,7 @@ def train_all(folder: Path, jobs: int, scenes: int = 8000, which: str = "all") -
             print(f"{out}: made earlier, kept", flush=True)
         elif (rc := make_patches(scenes, seed, out, jobs, 2.0, which)) != 0:
             return rc
-    if (rc := fit(data, 12, 1, model, 24)) != 0:
+    if (rc := fit(data, 12, 1, model, 24)) != 0 or gate is None:
         return rc
     return fit(data, 6, 1, gate, 8)
 
@@ -525,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--decks", choices=DECK_SETS, default="all",
                    help="every training deck; the drawn decks whose queens have a continental tail; both; "
                         "both with bridge hands")
-    w = sub.add_parser("all", help="both networks from the start: four patch sets, then both fits")
+    w = sub.add_parser("all", help="the networks from the start: patch sets, then the fits")
     w.add_argument("--dir", type=Path, default=Path("build/train"), help="where the patch sets are kept")
     w.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     w.add_argument("--scenes", type=int, default=8000, help="scenes in each of the four patch sets")

@@ -108,6 +108,7 @@ GAP_SCALE = 4  # the map of distances to clear paper is this many times smaller 
 
 # --- the reader (vision.reader) ---
 THRESHOLD = 0.6  # below this confidence a card is reported as unreadable
+JOINED_BAR = 0.75  # a reading joined with the second network's counts only this sure (vision.cnn)
 IN_DOUBT = THRESHOLD - 0.01  # the most a contrary reading (shape and colour disagree) counts on its own
 MIN_EVIDENCE = 0.35  # below this (or when "none" wins) a candidate is not a card at all
 MIN_GLYPH = 6  # px: smaller glyphs are not read (a card 60 px wide prints its rank 7-9 px tall)

@@ -293,9 +293,9 @@ def test_patches_go_on_from_the_last_whole_part_after_a_stop(tmp_path, monkeypat
     assert rendered == [0, 1, 2] and int(np.load(tmp_path / "other.npz")["x"][0, 0, 0, 0]) == 20
 
 
-def test_training_all_makes_the_four_patch_sets_once_then_fits_both_networks(tmp_path, monkeypatch, capsys):
+def test_training_all_makes_the_patch_sets_once_then_fits_the_three_networks(tmp_path, monkeypatch, capsys):
     import vision.train as train
-    from vision.cnn import GATE
+    from vision.cnn import GATE, SECOND
 
     scenes: list[tuple[int, int]] = []
 
@@ -312,15 +312,18 @@ def test_training_all_makes_the_four_patch_sets_once_then_fits_both_networks(tmp
         ([p.name for p in data], epochs, out, width)) or 0)
     assert train.train_all(tmp_path, jobs=1, scenes=2) == 0
     sets = ["idx1-all.npz", "idx2-all.npz", "idx4-all.npz", "idx5-all.npz"]
-    assert sorted(scenes) == [(s, i) for s in train.TRAIN_SEEDS for i in range(2)]
-    assert fits == [(sets, 12, train.MODEL, 24), (sets, 6, GATE, 8)]
+    queens = [s.replace("all", "queens") for s in sets]
+    # the committed networks' sets, then the second network's from the queens decks
+    assert scenes == [(s, i) for s in train.TRAIN_SEEDS for i in range(2)] * 2
+    assert fits == [(sets, 12, train.MODEL, 24), (sets, 6, GATE, 8), (queens, 12, SECOND, 24)]
     scenes.clear()
     assert train.train_all(tmp_path, jobs=1, scenes=2) == 0
-    assert scenes == [] and capsys.readouterr().out.count("made earlier, kept") == 4
+    assert scenes == [] and capsys.readouterr().out.count("made earlier, kept") == 8
     assert train.train_all(tmp_path, jobs=1, scenes=2, which="wide") == 0  # other decks: sets of their own
     assert len(scenes) == 8 and fits[-1][0] == [s.replace("all", "wide") for s in sets]
-    assert train.train_all(tmp_path, jobs=1, scenes=2, which="queens") == 0
-    assert len(scenes) == 16 and fits[-1][0] == [s.replace("all", "queens") for s in sets]
+    assert train.train_all(tmp_path / "try", jobs=1, scenes=2, which="queens") == 0
+    assert len(scenes) == 16 and fits[-1][0] == queens
     # a try on other decks is exported beside its patch sets, never over the committed networks
-    assert [f[2] for f in fits[-4:]] == [tmp_path / f"{n}-{w}.onnx" for w in ("wide", "queens")
-                                        for n in ("index_cnn", "index_gate")]
+    assert [f[2] for f in fits[-4:]] == [tmp_path / "index_cnn-wide.onnx", tmp_path / "index_gate-wide.onnx",
+                                        tmp_path / "try" / "index_cnn-queens.onnx",
+                                        tmp_path / "try" / "index_gate-queens.onnx"]

@@ -115,6 +115,17 @@ def named(ranks: npt.NDArray[np.float32], suits: npt.NDArray[np.float32]) -> npt
     return ranks[:, :-1].max(axis=1) * suits[:, :-1].max(axis=1)
 
 
+def surely_none(ranks: npt.NDArray[np.float32], suits: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which readings call their patch "none" (the rank or the suit) at ``GATE_NONE`` or more: not
+    an index.
+
+    >>> import numpy as np
+    >>> surely_none(np.array([[0.05] + [0.0] * 12 + [0.95], [1.0] + [0.0] * 13]), np.full((2, 5), 0.2))
+    array([ True, False])
+    """
+    return np.maximum(ranks[:, -1], suits[:, -1]) >= GATE_NONE
+
+
 def second_network(patches: npt.NDArray[np.float32], ranks: npt.NDArray[np.float32],
                    suits: npt.NDArray[np.float32]) -> None:
     """Where the full network's reading (``ranks``, ``suits``) of ``patches`` names no card at
@@ -132,8 +143,7 @@ def second_network(patches: npt.NDArray[np.float32], ranks: npt.NDArray[np.float
     >>> round(float(named(r, s)[0]), 2), int(r[1].argmax())  # paper to the second: the 5 at 0.32 stands
     (0.32, 4)
     """
-    unsure = np.nonzero((named(ranks, suits) < THRESHOLD)
-                        & (np.maximum(ranks[:, -1], suits[:, -1]) < GATE_NONE))[0]
+    unsure = np.nonzero((named(ranks, suits) < THRESHOLD) & ~surely_none(ranks, suits))[0]
     if not len(unsure):
         return
     second_r, second_s = IndexNet.load(str(SECOND)).predict(patches[unsure])
@@ -160,9 +170,10 @@ def read_indices(patches: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float
     ((3, 14), (3, 5), True)
     """
     ranks, suits = IndexNet.load(str(GATE)).predict(patches)
-    ask = np.nonzero(np.maximum(ranks[:, -1], suits[:, -1]) < GATE_NONE)[0]
+    ask = np.nonzero(~surely_none(ranks, suits))[0]
     if len(ask):
-        r, s = IndexNet.load().predict(patches[ask])
-        second_network(patches[ask], r, s)
+        x = patches[ask]
+        r, s = IndexNet.load().predict(x)
+        second_network(x, r, s)
         ranks[ask], suits[ask] = r, s
     return ranks, suits

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import vision.cnn as cnn
-from vision.cnn import IndexNet, named, read_indices
+from vision.cnn import IndexNet, named, read_indices, surely_none
 from vision.reader import read_cards
 from vision.synth.subsets import photo
 
@@ -47,16 +47,16 @@ def test_a_joined_reading_replaces_the_first_only_where_it_names_a_card_at_the_b
         lambda path=str(cnn.MODEL): nets.get(path, second))}))
     gate_r, gate_s = gate.predict(x)
     full_r, full_s = full.predict(x)
-    asked = np.maximum(gate_r[:, -1], gate_s[:, -1]) < cnn.GATE_NONE
-    unsure = asked & (named(full_r, full_s) < cnn.THRESHOLD) & (np.maximum(full_r[:, -1], full_s[:, -1])
-                                                                 < cnn.GATE_NONE)
+    asked = ~surely_none(gate_r, gate_s)
+    unsure = asked & (named(full_r, full_s) < cnn.THRESHOLD) & ~surely_none(full_r, full_s)
     assert unsure.any() and (asked & ~unsure).any()
     for sure in (1.0, 0.3):
         second = _Second(sure)
         ranks, suits = read_indices(x)
         # only what the full network is unsure of is asked again
         assert second.asked == [np.nonzero(unsure)[0].astype(float).tolist()]
-        r, s = np.sqrt(full_r * second.predict(x)[0]), np.sqrt(full_s * second.predict(x)[1])
+        second_r, second_s = second.predict(x)
+        r, s = np.sqrt(full_r * second_r), np.sqrt(full_s * second_s)
         r, s = r / r.sum(axis=1, keepdims=True), s / s.sum(axis=1, keepdims=True)
         joined = unsure & (named(r, s) >= cnn.JOINED_BAR)
         assert joined.any() == (sure == 1.0)
